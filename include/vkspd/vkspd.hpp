@@ -1,0 +1,152 @@
+// vkspd: every mip level of a Vulkan image in one compute dispatch.
+//
+// This handles:
+//   - recording one compute dispatch that writes levels base+1 .. base+count-1 of a 2D image from
+//     level `base`, with the exact area-weighted box filter at every size (odd sizes included);
+//   - the barriers that take the image from the state you declare in `before` to the state you
+//     declare in `after`;
+//   - its own pipelines, image views and scratch memory (counters and tile-edge partial sums).
+//
+// The caller is responsible for:
+//   - the instance, physical device, device, queues and command buffers, and for submitting;
+//   - enabling, at device creation, the features listed in `requiredDeviceFeatures()`;
+//   - creating the image with SAMPLED | STORAGE usage and a format `isFormatSupported` accepts;
+//   - calling `forgetImage` before destroying an image that was passed to `generateMips`;
+//   - keeping the Context alive until every command buffer that used it has finished executing.
+//
+// No function here throws; failures return a Result whose message names the bad value and rule.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+
+namespace vkspd {
+
+// Outcome of a call. `ok()` is true on success; otherwise `message` says what was wrong.
+struct Result {
+    VkResult vkResult = VK_SUCCESS;  // VK_ERROR_* from Vulkan, or VK_ERROR_FEATURE_NOT_PRESENT /
+                                     // VK_ERROR_FORMAT_NOT_SUPPORTED / VK_ERROR_UNKNOWN for misuse.
+    std::string message;             // Empty on success.
+    bool ok() const { return vkResult == VK_SUCCESS; }
+};
+
+// Which arithmetic the shader uses for levels inside a tile.
+enum class Precision {
+    Auto,  // FP16 where the format's precision allows it and the device enabled shaderFloat16.
+    FP16,  // 16-bit arithmetic and 16-bit shared memory; an error for formats it cannot hold.
+    FP32,  // 32-bit arithmetic everywhere.
+};
+
+// How the first 2x2 reduction inside a tile is exchanged between threads.
+enum class SubgroupPath {
+    Auto,     // Quad subgroup operations where the device supports them, else LdsOnly.
+    Quad,     // Quad subgroup operations; an error where the device lacks the quad feature.
+    LdsOnly,  // Shared memory only.
+};
+
+// Layout, pipeline stages and accesses of the image's mip range at one point in time.
+// Stage and access flags use the synchronization2 bit values (they are identical to the legacy
+// ones for every legacy bit).
+struct ImageState {
+    VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkPipelineStageFlags2 stages = VK_PIPELINE_STAGE_2_NONE;
+    VkAccessFlags2 access = VK_ACCESS_2_NONE;
+};
+
+// Vulkan functions the library needs. Give `vkGetInstanceProcAddr` (required) and optionally
+// `vkGetDeviceProcAddr`; every other pointer is fetched from them (the VMA model).
+struct VulkanFunctions {
+    PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr = nullptr;  // Required.
+    PFN_vkGetDeviceProcAddr vkGetDeviceProcAddr = nullptr;      // Optional: fetched if null.
+};
+
+// Everything needed to create a Context. Zero or null members mean "the default".
+struct ContextCreateInfo {
+    VkInstance instance = VK_NULL_HANDLE;              // Required; must outlive the Context.
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;  // Required.
+    VkDevice device = VK_NULL_HANDLE;                  // Required; must outlive the Context.
+    VulkanFunctions functions;                         // Required: vkGetInstanceProcAddr.
+    uint32_t apiVersion = 0;          // Version the device was created with; 0 = VK_API_VERSION_1_2.
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;     // Optional, used for pipeline creation.
+    const VkAllocationCallbacks* allocationCallbacks = nullptr;  // Optional.
+    // Device features the caller enabled (Vulkan cannot report them back). See
+    // requiredDeviceFeatures(): vulkanMemoryModel and vulkanMemoryModelDeviceScope are required.
+    bool shaderFloat16Enabled = false;       // VkPhysicalDeviceVulkan12Features::shaderFloat16.
+    bool synchronization2Enabled = false;    // VK_KHR_synchronization2 or Vulkan 1.3 feature.
+    bool pushDescriptorEnabled = false;      // VK_KHR_push_descriptor extension enabled.
+    // Number of scratch slots in the internal ring (0 = 16). Each generateMips call without its own
+    // scratch buffer takes the next slot; at most this many such dispatches may execute at once
+    // without an ordering between them (on different queues, or unsynchronized submissions).
+    uint32_t scratchSlots = 0;
+};
+
+struct ContextT;
+using Context = ContextT*;
+
+// What to generate. Zero members mean "the default" where one is given.
+struct MipGenInfo {
+    VkImage image = VK_NULL_HANDLE;         // Required: SAMPLED | STORAGE usage, VK_IMAGE_TYPE_2D.
+    VkFormat format = VK_FORMAT_UNDEFINED;  // Required: the image's format.
+    VkExtent2D extent = {0, 0};             // Required: extent of mip level 0.
+    uint32_t imageMipLevels = 0;            // Required: the mipLevels the image was created with.
+    uint32_t baseMipLevel = 0;              // Source level; levels above it are written.
+    uint32_t levelCount = 0;                // Levels in the range including the base; 0 = all.
+    uint32_t baseArrayLayer = 0;            // Layer of the 2D image to process.
+    ImageState before;  // State of the whole range before; its contents of `baseMipLevel` are read.
+    ImageState after;   // State the whole range is left in.
+    Precision precision = Precision::Auto;
+    SubgroupPath subgroupPath = SubgroupPath::Auto;
+    // Optional caller-owned scratch: a buffer with STORAGE_BUFFER usage holding at least
+    // scratchSize(context, info) bytes from scratchOffset (a multiple of
+    // minStorageBufferOffsetAlignment). It must be zero-filled before its first use; the dispatch
+    // leaves it zero-filled again. Give it to run more unordered dispatches than the ring holds.
+    VkBuffer scratchBuffer = VK_NULL_HANDLE;
+    VkDeviceSize scratchOffset = 0;
+};
+
+// Which single-pass variant a call would use; filled by describeDispatch.
+struct DispatchDescription {
+    uint32_t groupsX = 0, groupsY = 0;   // Workgroups of the one dispatch (64x64 tiles of level base).
+    uint32_t levelsWritten = 0;          // Levels written by the dispatch.
+    bool fp16 = false;                   // FP16 arithmetic path.
+    bool quad = false;                   // Quad subgroup operations.
+    bool exactOddEdges = false;          // Tiles exchange edge partial sums (some level is odd).
+    VkDeviceSize scratchBytes = 0;       // Scratch bytes the call needs.
+};
+
+// Features to enable in VkPhysicalDeviceVulkan12Features when creating the device:
+// vulkanMemoryModel and vulkanMemoryModelDeviceScope (required); shaderFloat16 (recommended).
+// Extensions: VK_KHR_push_descriptor (recommended); VK_KHR_synchronization2 or Vulkan 1.3 (optional).
+// Returns a human-readable list.
+const char* requiredDeviceFeatures();
+
+// Creates a Context. On failure *context is null and the Result says why.
+Result createContext(const ContextCreateInfo& info, Context* context);
+
+// Destroys the Context and everything it created. Accepts null. The device must be idle with
+// respect to every command buffer that used the Context.
+void destroyContext(Context context);
+
+// Whether this device can run the single pass on images of `format` (with STORAGE usage);
+// on false, `reason` (if given) says why.
+bool isFormatSupported(Context context, VkFormat format, std::string* reason = nullptr);
+
+// Checks `info` and describes the dispatch generateMips would record. Records nothing.
+Result describeDispatch(Context context, const MipGenInfo& info, DispatchDescription* description);
+
+// Scratch bytes generateMips needs for `info` (0 if `info` is invalid).
+VkDeviceSize scratchSize(Context context, const MipGenInfo& info);
+
+// Records into `commandBuffer` (recording, compute-capable queue family): a barrier from
+// info.before, one compute dispatch writing every level of the range above the base, and a barrier
+// to info.after. Never submits or waits. On error nothing is recorded. Thread-safe: may be called
+// concurrently with different command buffers.
+Result generateMips(Context context, VkCommandBuffer commandBuffer, const MipGenInfo& info);
+
+// Releases the image views the Context cached for `image`. Call it before destroying an image that
+// was passed to generateMips, once no pending command buffer uses them. Accepts null.
+void forgetImage(Context context, VkImage image);
+
+}  // namespace vkspd

@@ -1,0 +1,459 @@
+#version 460
+// vkspd single-pass downsampler: every level of the range in one dispatch.
+//
+// Technique: AMD FidelityFX SPD (Lou Kramer, "Optimizing for the Radeon RDNA architecture", 2020):
+// 256-thread groups each reduce a 64x64 tile to 1x1 through registers, quad subgroup operations and
+// shared memory; a global atomic counter elects the last group, which reduces mip 6 further.
+// vkspd adds the exact odd-size filter of SPEC section 3 in the same dispatch: tiles exchange
+// partial sums of the texels on their edges through the data buffer (docs/DESIGN.md).
+//
+// Build-time switches (required): VKSPD_FP16 (0/1), VKSPD_QUAD (0/1).
+#if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD)
+#error "Missing required macro VKSPD_FP16 or VKSPD_QUAD"
+#endif
+
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_GOOGLE_include_directive : require
+#if VKSPD_QUAD
+#extension GL_KHR_shader_subgroup_quad : require
+#endif
+#if VKSPD_FP16
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
+#pragma use_vulkan_memory_model
+
+#include "vkspd_shared.h"
+
+#if VKSPD_FP16
+#define REAL float16_t
+#define VEC f16vec4
+#else
+#define REAL float
+#define VEC vec4
+#endif
+
+layout(local_size_x = VKSPD_GROUP_SIZE) in;
+
+layout(set = 0, binding = VKSPD_BINDING_SOURCE) uniform sampler2D sourceLevel;
+layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2D levelImages[VKSPD_MAX_LEVELS];
+layout(set = 0, binding = VKSPD_BINDING_COUNTERS) coherent buffer Counters { uint counters[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { vec4 data[]; };
+layout(push_constant) uniform Push { PushConstants pc; };
+
+// Shared memory (FP32: 14 KiB, inside Vulkan's guaranteed 16 KiB). ldsA holds half of level 1
+// (33 x 18 texels, the extra column and row are the partial sums for the left and upper
+// neighbours), then levels 3 and 5; ldsB holds levels 2, 4 and 6 (up to 17 x 17).
+shared VEC ldsA[33 * 18];
+shared VEC ldsB[17 * 17];
+shared uint sFinalize;   // bit mask of edges and corners this group finalizes
+shared uint sMipCount;   // mip-6 texels this group made final
+shared uint sIsLast;
+
+// Per-group state of the stage being processed.
+int gTid;
+int gStage;       // 0: tiles of the base level; 1: the last group on level 6
+int gLevelBase;   // absolute level of the stage's source
+ivec2 gTile;
+bool gHasRight, gHasBelow;
+
+uvec2 levelExtent(int absLevel) {
+    return max(uvec2(1u), uvec2(pc.extentX, pc.extentY) >> uint(absLevel));
+}
+
+bool depX(int k) { return gStage == 0 && ((pc.depMaskX >> uint(k)) & 1u) != 0u; }
+bool depY(int k) { return gStage == 0 && ((pc.depMaskY >> uint(k)) & 1u) != 0u; }
+bool hasSecondStage() { return (pc.flags & VKSPD_FLAG_SECOND_STAGE) != 0u; }
+
+// Weights of the exact box filter (SPEC section 3) for destination texel g of a level whose
+// source axis has s texels; the taps are source texels 2g, 2g+1, 2g+2.
+vec3 axisWeights(uint s, int g) {
+    if (s == 1u) return vec3(1.0, 0.0, 0.0);
+    if ((s & 1u) == 0u) return vec3(0.5, 0.5, 0.0);
+    int d = int(s - 1u) >> 1;
+    float fs = float(s);
+    return vec3(float(d - g) / fs, float(d) / fs, float(g + 1) / fs);
+}
+
+void storeLevel(int absLevel, ivec2 g, vec4 v) {
+    // A switch with constant indices: dynamic indexing of storage image arrays is an optional
+    // feature (lavapipe lacks it).
+    switch (absLevel) {
+    case 1: imageStore(levelImages[0], g, v); break;
+    case 2: imageStore(levelImages[1], g, v); break;
+    case 3: imageStore(levelImages[2], g, v); break;
+    case 4: imageStore(levelImages[3], g, v); break;
+    case 5: imageStore(levelImages[4], g, v); break;
+    case 6: imageStore(levelImages[5], g, v); break;
+    case 7: imageStore(levelImages[6], g, v); break;
+    case 8: imageStore(levelImages[7], g, v); break;
+    case 9: imageStore(levelImages[8], g, v); break;
+    case 10: imageStore(levelImages[9], g, v); break;
+    case 11: imageStore(levelImages[10], g, v); break;
+    case 12: imageStore(levelImages[11], g, v); break;
+    }
+}
+
+uint recordOf(ivec2 tile) {
+    return pc.recordBase + uint(tile.y * int(pc.tilesX) + tile.x) * uint(VKSPD_RECORD_SIZE);
+}
+
+// First strip index of level k: 32 + 16 + ... for the levels before it.
+int stripOffset(int k) { return 64 - (128 >> k); }
+
+// A final texel of the stage's last tile level: keep it (full precision) for the second stage.
+void keepMipTexel(int k, ivec2 g, vec4 v) {
+    if (gStage == 0 && k == VKSPD_TILE_LEVELS && hasSecondStage()) {
+        data[uint(g.y) * levelExtent(VKSPD_TILE_LEVELS).x + uint(g.x)] = v;
+        atomicAdd(sMipCount, 1u);
+    }
+}
+
+// Writes texel (local l, global g) of level k of this tile: to the image when this tile alone
+// determines it, else as a partial sum into the tile's record for whoever finishes the edge.
+void emitTexel(int k, ivec2 l, ivec2 g, VEC value) {
+    int n = VKSPD_TILE >> k;
+    vec4 v = vec4(value);
+    bool xPart = l.x == n - 1 && gHasRight && depX(k);
+    bool yPart = l.y == n - 1 && gHasBelow && depY(k);
+    bool xLeft = l.x == -1, yUp = l.y == -1;
+    bool xEdge = xPart || xLeft, yEdge = yPart || yUp;
+    if (!xEdge && !yEdge) {
+        storeLevel(gLevelBase + k, g, v);
+        keepMipTexel(k, g, v);
+        return;
+    }
+    int slot;
+    if (xEdge && !yEdge) {
+        slot = (xPart ? VKSPD_REC_RIGHT : VKSPD_REC_LEFT) + stripOffset(k) + l.y;
+    } else if (yEdge && !xEdge) {
+        slot = (yPart ? VKSPD_REC_BOTTOM : VKSPD_REC_TOP) + stripOffset(k) + l.x;
+    } else {
+        slot = (xPart ? (yPart ? VKSPD_REC_CORNER : VKSPD_REC_CORNER_T)
+                      : (yPart ? VKSPD_REC_CORNER_L : VKSPD_REC_CORNER_TL)) + k - 1;
+    }
+    data[recordOf(gTile) + uint(slot)] = v;
+}
+
+// Whether this tile produces texel (local l, global g) of level k: inside the level, and on the
+// extra column/row only where the neighbour there depends on this tile.
+bool outputValid(int k, ivec2 l, ivec2 g, uvec2 e) {
+    if (any(lessThan(g, ivec2(0))) || any(greaterThanEqual(g, ivec2(e)))) return false;
+    if (l.x == -1 && !depX(k)) return false;
+    if (l.y == -1 && !depY(k)) return false;
+    return true;
+}
+
+VEC fetchSource(ivec2 p) {
+    if (gStage == 0) return VEC(texelFetch(sourceLevel, p, 0));
+    return VEC(data[uint(p.y) * levelExtent(VKSPD_TILE_LEVELS).x + uint(p.x)]);
+}
+
+// Texel g of a level from the level above (s texels per axis), using only the source texels in
+// [lo, hi): those outside belong to other tiles and count as zero (this tile's partial sum).
+// Weights are applied before adding, so sums of values near the half-float maximum stay finite.
+#define DEFINE_REDUCE(NAME, FETCH)                                          \
+    VEC NAME(uvec2 s, ivec2 g, ivec2 lo, ivec2 hi, int stride) {            \
+        vec3 wx = axisWeights(s.x, g.x), wy = axisWeights(s.y, g.y);        \
+        ivec2 clo = max(lo, ivec2(0)), chi = min(hi, ivec2(s));             \
+        VEC acc = VEC(0);                                                   \
+        for (int b = 0; b < 3; ++b) {                                       \
+            int y = 2 * g.y + b;                                            \
+            if (wy[b] == 0.0 || y < clo.y || y >= chi.y) continue;          \
+            VEC row = VEC(0);                                               \
+            for (int a = 0; a < 3; ++a) {                                   \
+                int x = 2 * g.x + a;                                        \
+                if (wx[a] == 0.0 || x < clo.x || x >= chi.x) continue;      \
+                row += REAL(wx[a]) * (FETCH);                               \
+            }                                                               \
+            acc += REAL(wy[b]) * row;                                       \
+        }                                                                   \
+        return acc;                                                         \
+    }
+
+DEFINE_REDUCE(reduceSource, fetchSource(ivec2(x, y)))
+DEFINE_REDUCE(reduceA, ldsA[(y - lo.y) * stride + (x - lo.x)])
+DEFINE_REDUCE(reduceB, ldsB[(y - lo.y) * stride + (x - lo.x)])
+
+// Levels 1 and 2 of the tile without subgroup operations, in two halves of level 1 so that the
+// FP32 variant fits 16 KiB. Each half keeps one row more than it owns (the first row of the next
+// half), so level 2 needs no partial sums inside the tile.
+void levelsOneTwoShared(int levels) {
+    ivec2 o0 = gTile * 64, o1 = gTile * 32, o2 = gTile * 16;
+    uvec2 s0 = levelExtent(gLevelBase), e1 = levelExtent(gLevelBase + 1),
+          e2 = levelExtent(gLevelBase + 2);
+    for (int h = 0; h < 2; ++h) {
+        int rowBegin = h == 0 ? -1 : 16, rows = h == 0 ? 18 : 16;
+        for (int i = gTid; i < 33 * rows; i += VKSPD_GROUP_SIZE) {
+            ivec2 l = ivec2(i % 33 - 1, i / 33 + rowBegin);
+            ivec2 g = o1 + l;
+            VEC v = VEC(0);
+            if (outputValid(1, l, g, e1)) {
+                v = reduceSource(s0, g, o0, o0 + 64, 0);
+                if (h == 1 || l.y < 16) emitTexel(1, l, g, v);
+            }
+            ldsA[i] = v;
+        }
+        if (levels < 2) continue;
+        barrier();
+        int row2Begin = h == 0 ? -1 : 8, rows2 = h == 0 ? 9 : 8;
+        ivec2 lo = ivec2(o1.x - 1, o1.y + rowBegin), hi = ivec2(o1.x + 32, o1.y + rowBegin + rows);
+        // At most 153 outputs, one per thread. (Not a loop: Mesa 22.3's lavapipe misplaces the
+        // barrier after a loop that whole subgroups skip.)
+        if (gTid < 17 * rows2) {
+            int i = gTid;
+            ivec2 l = ivec2(i % 17 - 1, i / 17 + row2Begin);
+            ivec2 g = o2 + l;
+            VEC v = VEC(0);
+            if (outputValid(2, l, g, e2)) {
+                v = reduceA(e1, g, lo, hi, 33);
+                emitTexel(2, l, g, v);
+            }
+            ldsB[(l.y + 1) * 17 + l.x + 1] = v;
+        }
+        barrier();
+    }
+}
+
+#if VKSPD_QUAD
+// Morton-like order of the talk: each quad of lanes covers a 2x2 block, each 64 lanes an 8x8
+// block, and the four 64-lane blocks tile 16x16. The index comes from the subgroup so quads are
+// real quads at any subgroup size.
+ivec2 mortonPosition(uint i) {
+    uint a = i & 63u;
+    uint x = (((a >> 2u) & 7u) & 0xFFFEu) | (a & 1u);
+    uint y = ((a >> 1u) & 3u) | (((a >> 3u) & 7u) & 0xFFFCu);
+    uint block = i >> 6u;
+    return ivec2(int(x + 8u * (block & 1u)), int(y + 8u * (block >> 1u)));
+}
+
+#if VKSPD_FP16
+uvec2 packValue(VEC v) { return uvec2(packFloat2x16(v.xy), packFloat2x16(v.zw)); }
+VEC unpackValue(uvec2 p) { return VEC(unpackFloat2x16(p.x), unpackFloat2x16(p.y)); }
+#else
+uvec4 packValue(VEC v) { return floatBitsToUint(v); }
+VEC unpackValue(uvec4 p) { return uintBitsToFloat(p); }
+#endif
+
+// The 2x2 average across a quad: replaces one round of shared-memory store and load.
+VEC quadAverage(VEC v) {
+    VEC h = unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
+    VEC w = unpackValue(subgroupQuadSwapVertical(packValue(v)));
+    VEC d = unpackValue(subgroupQuadSwapDiagonal(packValue(v)));
+    REAL q = REAL(0.25);
+    return v * q + h * q + w * q + d * q;
+}
+
+// Levels 1 and 2 when both are plain 2x2 averages (even extents): each thread makes four level-1
+// texels, each quad reduces them to level 2 without touching shared memory.
+void levelsOneTwoQuad() {
+    ivec2 o0 = gTile * 64, o1 = gTile * 32, o2 = gTile * 16;
+    uvec2 s0 = levelExtent(gLevelBase), e1 = levelExtent(gLevelBase + 1),
+          e2 = levelExtent(gLevelBase + 2);
+    ivec2 m = mortonPosition(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
+    for (int step = 0; step < 4; ++step) {
+        ivec2 p = m + ivec2(16 * (step & 1), 16 * (step >> 1));
+        ivec2 g = o1 + p;
+        VEC v = VEC(0);
+        if (all(lessThan(g, ivec2(e1)))) {
+            v = reduceSource(s0, g, o0, o0 + 64, 0);
+            emitTexel(1, p, g, v);
+        }
+        VEC q = quadAverage(v);
+        if ((m.x & 1) == 0 && (m.y & 1) == 0) {
+            ivec2 p2 = p >> 1;
+            ivec2 g2 = o2 + p2;
+            bool inside = all(lessThan(g2, ivec2(e2)));
+            ldsB[(p2.y + 1) * 17 + p2.x + 1] = inside ? q : VEC(0);
+            if (inside) emitTexel(2, p2, g2, q);
+        }
+    }
+    // No level below 3 depends on a neighbour here, so the extra row and column are zero.
+    if (gTid < 17) {
+        ldsB[gTid] = VEC(0);
+        ldsB[gTid * 17] = VEC(0);
+    }
+    barrier();
+}
+#endif
+
+// Every level of one tile of the current stage, `levels` of them (1..6).
+void processTile(int levels) {
+#if VKSPD_QUAD
+    if (gStage == 0 && levels >= 2 && (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u) {
+        levelsOneTwoQuad();
+    } else {
+        levelsOneTwoShared(levels);
+    }
+#else
+    levelsOneTwoShared(levels);
+#endif
+    // Levels 3..6 ping-pong between ldsB (even levels) and ldsA (odd levels).
+    for (int k = 3; k <= levels; ++k) {
+        int n = VKSPD_TILE >> k, size = n + 1, nAbove = 2 * n;
+        ivec2 ok = gTile * n, oAbove = gTile * nAbove;
+        uvec2 sAbove = levelExtent(gLevelBase + k - 1), e = levelExtent(gLevelBase + k);
+        ivec2 lo = oAbove - 1, hi = oAbove + nAbove;
+        VEC v = VEC(0);
+        if (gTid < size * size) {
+            ivec2 l = ivec2(gTid % size - 1, gTid / size - 1);
+            ivec2 g = ok + l;
+            if (outputValid(k, l, g, e)) {
+                v = (k & 1) != 0 ? reduceB(sAbove, g, lo, hi, nAbove + 1)
+                                 : reduceA(sAbove, g, lo, hi, nAbove + 1);
+                emitTexel(k, l, g, v);
+            }
+        }
+        if (gTid < size * size) {
+            if ((k & 1) != 0) ldsA[gTid] = v;
+            else ldsB[gTid] = v;
+        }
+        barrier();
+    }
+}
+
+// --- Finishing tile edges (odd sizes) --------------------------------------------------------
+
+int levelOfStripIndex(int i) {
+    int k = 1;
+    while (k < VKSPD_TILE_LEVELS && i >= stripOffset(k + 1)) ++k;
+    return k;
+}
+
+// One texel of the shared edge of `tile` and its right (`right`) or lower neighbour: the tile's
+// own partial plus the neighbour's contribution. `i` indexes the strip over all levels (0..62).
+// The corner texel is left to finishCorner where the lower/right neighbours contribute too.
+void finishEdge(ivec2 tile, int i, bool right) {
+    int k = levelOfStripIndex(i);
+    if (k > int(pc.tileLevels) || !(right ? depX(k) : depY(k))) return;
+    int n = VKSPD_TILE >> k, j = i - stripOffset(k);
+    bool otherNeighbour = right ? tile.y + 1 < int(pc.tilesY) : tile.x + 1 < int(pc.tilesX);
+    if (otherNeighbour && (right ? depY(k) : depX(k)) && j == n - 1) return;
+    ivec2 g = tile * n + (right ? ivec2(n - 1, j) : ivec2(j, n - 1));
+    if (any(greaterThanEqual(g, ivec2(levelExtent(k))))) return;
+    ivec2 neighbour = tile + (right ? ivec2(1, 0) : ivec2(0, 1));
+    int own = right ? VKSPD_REC_RIGHT : VKSPD_REC_BOTTOM;
+    int theirs = right ? VKSPD_REC_LEFT : VKSPD_REC_TOP;
+    vec4 v = data[recordOf(tile) + uint(own + i)] + data[recordOf(neighbour) + uint(theirs + i)];
+    storeLevel(k, g, v);
+    keepMipTexel(k, g, v);
+}
+
+// The bottom-right corner of `tile` at level k: partials of the four tiles around it.
+void finishCorner(ivec2 tile, int k) {
+    if (k > int(pc.tileLevels) || !depX(k) || !depY(k)) return;
+    int n = VKSPD_TILE >> k;
+    ivec2 g = tile * n + ivec2(n - 1);
+    if (any(greaterThanEqual(g, ivec2(levelExtent(k))))) return;
+    vec4 v = data[recordOf(tile) + uint(VKSPD_REC_CORNER + k - 1)] +
+             data[recordOf(tile + ivec2(1, 0)) + uint(VKSPD_REC_CORNER_L + k - 1)] +
+             data[recordOf(tile + ivec2(0, 1)) + uint(VKSPD_REC_CORNER_T + k - 1)] +
+             data[recordOf(tile + ivec2(1, 1)) + uint(VKSPD_REC_CORNER_TL + k - 1)];
+    storeLevel(k, g, v);
+    keepMipTexel(k, g, v);
+}
+
+uint counterOf(ivec2 tile, int which) {
+    return 1u + uint(tile.y * int(pc.tilesX) + tile.x) * uint(VKSPD_COUNTERS_PER_TILE) + uint(which);
+}
+
+// Arrives at one edge or corner counter; true for the last of its `participants` tiles, which
+// then owns finishing it and puts the counter back to zero for the next dispatch.
+bool arrive(uint counter, uint participants) {
+    uint before = atomicAdd(counters[counter], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                            gl_SemanticsAcquireRelease);
+    if (before + 1u != participants) return false;
+    atomicStore(counters[counter], 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                gl_SemanticsRelaxed);
+    return true;
+}
+
+// Joins the workgroup and orders buffer and image accesses at device scope around it: each
+// thread's earlier writes are released to other groups (through thread 0's atomic), and later
+// reads acquire theirs.
+void deviceBarrier() {
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                  gl_SemanticsAcquireRelease);
+    barrier();
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                  gl_SemanticsAcquireRelease);
+}
+
+void finishEdges() {
+    int K = int(pc.tileLevels);
+    bool xAny = depX(K), yAny = depY(K);
+    ivec2 t = gTile;
+    bool left = t.x > 0, up = t.y > 0;
+    if (gTid == 0) {
+        uint mask = 0u;
+        if (xAny && gHasRight && arrive(counterOf(t, 0), 2u)) mask |= 1u;
+        if (xAny && left && arrive(counterOf(t - ivec2(1, 0), 0), 2u)) mask |= 2u;
+        if (yAny && gHasBelow && arrive(counterOf(t, 1), 2u)) mask |= 4u;
+        if (yAny && up && arrive(counterOf(t - ivec2(0, 1), 1), 2u)) mask |= 8u;
+        if (xAny && yAny) {
+            if (gHasRight && gHasBelow && arrive(counterOf(t, 2), 4u)) mask |= 16u;
+            if (left && gHasBelow && arrive(counterOf(t - ivec2(1, 0), 2), 4u)) mask |= 32u;
+            if (up && gHasRight && arrive(counterOf(t - ivec2(0, 1), 2), 4u)) mask |= 64u;
+            if (left && up && arrive(counterOf(t - ivec2(1, 1), 2), 4u)) mask |= 128u;
+        }
+        sFinalize = mask;
+    }
+    deviceBarrier();
+    uint mask = sFinalize;
+    // Threads 0..255: four edges of 64 texel slots each.
+    int e = gTid >> 6, i = gTid & 63;
+    if (i < VKSPD_STRIP && (mask & (1u << uint(e))) != 0u) {
+        ivec2 tile = e == 0 || e == 2 ? t : e == 1 ? t - ivec2(1, 0) : t - ivec2(0, 1);
+        finishEdge(tile, i, e < 2);
+    }
+    // Threads 0..23: four corners, one level each.
+    if (gTid < 24) {
+        int c = gTid / 6, k = gTid % 6 + 1;
+        if ((mask & (16u << uint(c))) != 0u) {
+            ivec2 corner = c == 0 ? t : c == 1 ? t - ivec2(1, 0) : c == 2 ? t - ivec2(0, 1) : t - ivec2(1);
+            finishCorner(corner, k);
+        }
+    }
+}
+
+void main() {
+    gTid = int(gl_LocalInvocationIndex);
+    gStage = 0;
+    gLevelBase = 0;
+    gTile = ivec2(gl_WorkGroupID.xy);
+    gHasRight = gTile.x + 1 < int(pc.tilesX);
+    gHasBelow = gTile.y + 1 < int(pc.tilesY);
+    if (gTid == 0) {
+        sMipCount = 0u;
+        sIsLast = 0u;
+    }
+    barrier();
+
+    processTile(int(pc.tileLevels));
+    if (pc.depMaskX != 0u || pc.depMaskY != 0u) {
+        deviceBarrier();
+        finishEdges();
+    }
+    if (!hasSecondStage()) return;
+
+    // Election: the group that makes the last mip-6 texel final computes levels 7 and below.
+    deviceBarrier();
+    if (gTid == 0 && sMipCount != 0u) {
+        uint before = atomicAdd(counters[VKSPD_COUNTER_GLOBAL], sMipCount, gl_ScopeDevice,
+                                gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+        if (before + sMipCount == pc.mipTexels) {
+            atomicStore(counters[VKSPD_COUNTER_GLOBAL], 0u, gl_ScopeDevice,
+                        gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            sIsLast = 1u;
+        }
+    }
+    deviceBarrier();
+    if (sIsLast == 0u) return;
+
+    gStage = 1;
+    gLevelBase = VKSPD_TILE_LEVELS;
+    gTile = ivec2(0);
+    gHasRight = false;
+    gHasBelow = false;
+    processTile(int(pc.levels) - VKSPD_TILE_LEVELS);
+}

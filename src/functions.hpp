@@ -1,0 +1,59 @@
+// The Vulkan entry points vkspd calls, fetched from the caller's vkGetInstanceProcAddr /
+// vkGetDeviceProcAddr: the library never links a global Vulkan symbol.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <string>
+
+namespace vkspd {
+
+#define VKSPD_INSTANCE_FUNCTIONS(X)           \
+    X(vkGetPhysicalDeviceProperties)          \
+    X(vkGetPhysicalDeviceProperties2)         \
+    X(vkGetPhysicalDeviceFormatProperties)    \
+    X(vkGetPhysicalDeviceMemoryProperties)
+
+#define VKSPD_DEVICE_FUNCTIONS(X)  \
+    X(vkCreateShaderModule)        \
+    X(vkDestroyShaderModule)       \
+    X(vkCreateDescriptorSetLayout) \
+    X(vkDestroyDescriptorSetLayout)\
+    X(vkCreatePipelineLayout)      \
+    X(vkDestroyPipelineLayout)     \
+    X(vkCreateComputePipelines)    \
+    X(vkDestroyPipeline)           \
+    X(vkCreateSampler)             \
+    X(vkDestroySampler)            \
+    X(vkCreateImageView)           \
+    X(vkDestroyImageView)          \
+    X(vkCreateBuffer)              \
+    X(vkDestroyBuffer)             \
+    X(vkGetBufferMemoryRequirements) \
+    X(vkAllocateMemory)            \
+    X(vkFreeMemory)                \
+    X(vkBindBufferMemory)          \
+    X(vkMapMemory)                 \
+    X(vkUnmapMemory)               \
+    X(vkCmdBindPipeline)           \
+    X(vkCmdPushConstants)          \
+    X(vkCmdDispatch)               \
+    X(vkCmdPipelineBarrier)
+
+struct Functions {
+#define VKSPD_DECLARE(name) PFN_##name name = nullptr;
+    VKSPD_INSTANCE_FUNCTIONS(VKSPD_DECLARE)
+    VKSPD_DEVICE_FUNCTIONS(VKSPD_DECLARE)
+#undef VKSPD_DECLARE
+    PFN_vkGetDeviceProcAddr vkGetDeviceProcAddr = nullptr;
+    PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR = nullptr;  // if enabled
+    PFN_vkCmdPipelineBarrier2 vkCmdPipelineBarrier2 = nullptr;          // if enabled
+};
+
+// Fetches every pointer; returns false with the name of the first one missing.
+bool loadFunctions(VkInstance instance, VkDevice device, PFN_vkGetInstanceProcAddr getInstanceProcAddr,
+                   PFN_vkGetDeviceProcAddr getDeviceProcAddr, uint32_t apiVersion,
+                   bool pushDescriptor, bool synchronization2, Functions* functions,
+                   std::string* missing);
+
+}  // namespace vkspd

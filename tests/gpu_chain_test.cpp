@@ -1,0 +1,230 @@
+// GPU chains against the CPU reference (SPEC section 3) at awkward sizes, every format, FP16 and
+// FP32, quad and shared-memory-only paths.
+#include "vulkan_harness.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+using namespace vkspd_test;
+
+namespace {
+
+struct Variant {
+    vkspd::Precision precision;
+    vkspd::SubgroupPath path;
+};
+
+const char* name(const Variant& v) {
+    bool fp16 = v.precision == vkspd::Precision::FP16;
+    bool quad = v.path == vkspd::SubgroupPath::Quad;
+    return fp16 ? (quad ? "fp16/quad" : "fp16/lds") : (quad ? "fp32/quad" : "fp32/lds");
+}
+
+// Whether the harness device can run the variant for the format.
+bool runnable(Harness* h, const Variant& v, VkFormat format) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    if (v.precision == vkspd::Precision::FP16 && (!h->fp16 || !fi.fp16Capable)) return false;
+    if (v.path == vkspd::SubgroupPath::Quad && !h->quad) return false;
+    return true;
+}
+
+// Runs one chain on the GPU; returns every level (level 0 included) as stored bytes.
+std::vector<std::vector<uint8_t>> gpuChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
+                                           const std::vector<uint8_t>& level0, const Variant& v) {
+    const uint32_t levels = vkspd::fullMipCount(w, ht);
+    TestImage img = h->createImage(format, w, ht, levels,
+                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                       VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info;
+    info.image = img.image;
+    info.format = format;
+    info.extent = {w, ht};
+    info.imageMipLevels = levels;
+    info.before = uploadedState();
+    info.after = readbackState();
+    info.precision = v.precision;
+    info.subgroupPath = v.path;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(r.ok()) << r.message;
+    });
+    auto out = h->readLevels(img);
+    h->destroyImage(img);
+    return out;
+}
+
+std::vector<vkspd::ReferenceLevel> referenceFor(VkFormat format, uint32_t w, uint32_t ht,
+                                                const std::vector<uint8_t>& level0) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    std::vector<float> texels(size_t(w) * ht * fi.channels);
+    vkspd::decodeTexels(format, level0.data(), size_t(w) * ht, texels.data());
+    return vkspd::referenceChain(texels.data(), w, ht, fi.channels, vkspd::fullMipCount(w, ht));
+}
+
+// Compares a GPU chain with the reference; returns the worst error over levels 1.. .
+double expectMatchesReference(VkFormat format, uint32_t w, uint32_t ht,
+                              const std::vector<uint8_t>& level0, const Variant& v, Harness* h) {
+    auto gpu = gpuChain(h, format, w, ht, level0, v);
+    auto ref = referenceFor(format, w, ht, level0);
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    const double tol = vkspd::toleranceFor(format, v.precision == vkspd::Precision::FP16);
+    EXPECT_EQ(std::memcmp(gpu[0].data(), level0.data(), level0.size()), 0)
+        << "level 0 was modified";
+    double worst = 0;
+    for (size_t l = 1; l < gpu.size(); ++l) {
+        vkspd::LevelError e = vkspd::compareLevel(format, gpu[l].data(), ref[l], tol);
+        worst = std::max(worst, e.worst);
+        EXPECT_EQ(e.overTolerance, 0u)
+            << fi.name << " " << w << "x" << ht << " " << name(v) << " level " << l << " ("
+            << ref[l].width << "x" << ref[l].height << "): worst " << e.worst << " at texel "
+            << e.worstTexel << " (x " << e.worstTexel % ref[l].width << ", y "
+            << e.worstTexel / ref[l].width << ") channel " << e.worstChannel << ", "
+            << e.overTolerance << " channels over " << tol;
+        EXPECT_FALSE(e.nanMismatch);
+    }
+    return worst;
+}
+
+const Variant kVariants[] = {
+    {vkspd::Precision::FP32, vkspd::SubgroupPath::LdsOnly},
+    {vkspd::Precision::FP32, vkspd::SubgroupPath::Quad},
+    {vkspd::Precision::FP16, vkspd::SubgroupPath::LdsOnly},
+    {vkspd::Precision::FP16, vkspd::SubgroupPath::Quad},
+};
+
+struct Size {
+    uint32_t w, h;
+};
+
+std::string sizeName(const ::testing::TestParamInfo<Size>& info) {
+    return std::to_string(info.param.w) + "x" + std::to_string(info.param.h);
+}
+
+}  // namespace
+
+// --- Every size of the core issue, RGBA8, all four variants ----------------------------------
+
+class SizeTest : public GpuTest, public ::testing::WithParamInterface<Size> {};
+
+TEST_P(SizeTest, Rgba8MatchesReferenceInEveryVariant) {
+    const Size s = GetParam();
+    auto level0 = randomTexels(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, s.w * 131 + s.h);
+    for (const Variant& v : kVariants) {
+        if (!runnable(h, v, VK_FORMAT_R8G8B8A8_UNORM)) continue;
+        expectMatchesReference(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, level0, v, h);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(AwkwardSizes, SizeTest,
+                         ::testing::Values(Size{1, 1}, Size{1, 7}, Size{7, 1}, Size{2, 2}, Size{3, 5},
+                                           Size{63, 65}, Size{64, 64}, Size{65, 63}, Size{127, 129},
+                                           Size{256, 256}, Size{1000, 600}, Size{1920, 1080},
+                                           Size{4095, 3}, Size{3, 4095}, Size{1024, 1024},
+                                           Size{130, 4}, Size{4, 130}, Size{191, 193}),
+                         sizeName);
+
+// --- Every format at odd, even and thin sizes ------------------------------------------------
+
+class FormatTest : public GpuTest, public ::testing::WithParamInterface<VkFormat> {};
+
+TEST_P(FormatTest, MatchesReferenceInEveryVariant) {
+    const VkFormat format = GetParam();
+    const Size sizes[] = {{63, 65}, {129, 127}, {200, 136}, {1, 7}, {2, 2}, {300, 5}};
+    for (const Size& s : sizes) {
+        auto level0 = randomTexels(format, s.w, s.h, s.w + 7 * s.h + uint32_t(format));
+        for (const Variant& v : kVariants) {
+            if (!runnable(h, v, format)) continue;
+            expectMatchesReference(format, s.w, s.h, level0, v, h);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(CoreFormats, FormatTest, ::testing::ValuesIn(vkspd::supportedFormats()),
+                         [](const ::testing::TestParamInfo<VkFormat>& param) {
+                             vkspd::FormatInfo fi;
+                             vkspd::getFormatInfo(param.param, &fi);
+                             return std::string(fi.name);
+                         });
+
+// --- The largest size of this version, and the odd size below it -----------------------------
+
+TEST_F(GpuTest, Largest4096x4096) {
+    auto level0 = randomTexels(VK_FORMAT_R8G8B8A8_UNORM, 4096, 4096, 4096);
+    expectMatchesReference(VK_FORMAT_R8G8B8A8_UNORM, 4096, 4096, level0,
+                           {vkspd::Precision::Auto, vkspd::SubgroupPath::Auto}, h);
+}
+
+TEST_F(GpuTest, Odd4095x4095) {
+    auto level0 = randomTexels(VK_FORMAT_R8_UNORM, 4095, 4095, 4095);
+    expectMatchesReference(VK_FORMAT_R8_UNORM, 4095, 4095, level0,
+                           {vkspd::Precision::FP32, vkspd::SubgroupPath::Auto}, h);
+}
+
+// --- Properties of the exact filter ------------------------------------------------------------
+
+TEST_F(GpuTest, SolidColourStaysSolidAtEveryLevel) {
+    const Size sizes[] = {{63, 65}, {127, 129}, {1920, 1080}, {4095, 3}, {3, 5}, {255, 257}};
+    const uint8_t colour[4] = {200, 17, 255, 3};
+    for (const Size& s : sizes) {
+        std::vector<uint8_t> level0(size_t(s.w) * s.h * 4);
+        for (size_t i = 0; i < level0.size(); ++i) level0[i] = colour[i % 4];
+        for (const Variant& v : kVariants) {
+            if (!runnable(h, v, VK_FORMAT_R8G8B8A8_UNORM)) continue;
+            auto gpu = gpuChain(h, VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, level0, v);
+            for (size_t l = 1; l < gpu.size(); ++l) {
+                size_t bad = 0;
+                for (size_t i = 0; i < gpu[l].size(); ++i) bad += gpu[l][i] != colour[i % 4];
+                EXPECT_EQ(bad, 0u) << s.w << "x" << s.h << " " << name(v) << " level " << l;
+            }
+        }
+    }
+}
+
+TEST_F(GpuTest, MeanOfEveryLevelEqualsMeanOfLevel0) {
+    // Bright borders on a dark interior: dropping or double-counting an edge row or column of an
+    // odd level moves the mean far more than rounding can.
+    const Size sizes[] = {{63, 65}, {127, 129}, {1000, 601}, {4095, 5}, {65, 193}};
+    for (const Size& s : sizes) {
+        std::vector<float> values(size_t(s.w) * s.h);
+        std::vector<double> encoded(values.size());
+        for (uint32_t y = 0; y < s.h; ++y)
+            for (uint32_t x = 0; x < s.w; ++x) {
+                bool border = x == 0 || y == 0 || x + 1 == s.w || y + 1 == s.h || x % 64 == 63 || y % 64 == 0;
+                encoded[size_t(y) * s.w + x] = border ? 1.0 : (x * 7 + y * 3) % 50 / 255.0;
+            }
+        std::vector<uint8_t> level0(values.size() * 4);
+        vkspd::encodeTexels(VK_FORMAT_R32_SFLOAT, encoded.data(), encoded.size(), level0.data());
+        double mean0 = 0;
+        for (double v : encoded) mean0 += v;
+        mean0 /= double(encoded.size());
+        for (const Variant& v : kVariants) {
+            if (!runnable(h, v, VK_FORMAT_R32_SFLOAT)) continue;
+            auto gpu = gpuChain(h, VK_FORMAT_R32_SFLOAT, s.w, s.h, level0, v);
+            for (size_t l = 1; l < gpu.size(); ++l) {
+                const float* f = reinterpret_cast<const float*>(gpu[l].data());
+                size_t n = gpu[l].size() / 4;
+                double mean = 0;
+                for (size_t i = 0; i < n; ++i) mean += f[i];
+                mean /= double(n);
+                EXPECT_NEAR(mean, mean0, 1e-5) << s.w << "x" << s.h << " " << name(v) << " level " << l;
+            }
+        }
+    }
+}
+
+TEST_F(GpuTest, ExactOddKernelNotSpdTruncation) {
+    // 3x1 -> 1x1 must be (a + b + c) / 3, not (a + b) / 2.
+    const float level0[3] = {0.0f, 0.0f, 3.0f};
+    std::vector<uint8_t> bytes(sizeof(level0));
+    std::memcpy(bytes.data(), level0, sizeof(level0));
+    auto gpu = gpuChain(h, VK_FORMAT_R32_SFLOAT, 3, 1, bytes,
+                        {vkspd::Precision::FP32, vkspd::SubgroupPath::Auto});
+    float v;
+    std::memcpy(&v, gpu[1].data(), 4);
+    EXPECT_NEAR(v, 1.0f, 1e-6f);
+}

@@ -1,0 +1,108 @@
+// Bad input gets a clear error naming the value and the rule, and records nothing.
+#include "vulkan_harness.hpp"
+
+using namespace vkspd_test;
+
+namespace {
+
+vkspd::MipGenInfo validInfo(const TestImage& img) {
+    vkspd::MipGenInfo info;
+    info.image = img.image;
+    info.format = img.format;
+    info.extent = {img.width, img.height};
+    info.imageMipLevels = img.levels;
+    info.before = uploadedState();
+    info.after = readbackState();
+    return info;
+}
+
+// Expects generateMips to fail with a message containing `needle`, recording nothing (the
+// command buffer stays empty, which the validation layer would flag if a half-recorded barrier
+// left the image in an unexpected layout for the next test).
+void expectError(Harness* h, const vkspd::MipGenInfo& info, const char* needle) {
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find(needle), std::string::npos) << "message: " << r.message;
+    });
+}
+
+}  // namespace
+
+TEST_F(GpuTest, BadInputIsRejectedWithAClearMessage) {
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 100, 60, 7,
+                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                       VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    vkspd::MipGenInfo info = validInfo(img);
+
+    vkspd::MipGenInfo bad = info;
+    bad.image = VK_NULL_HANDLE;
+    expectError(h, bad, "image is null");
+    bad = info;
+    bad.extent = {0, 60};
+    expectError(h, bad, "0x60");
+    bad = info;
+    bad.levelCount = 9;
+    expectError(h, bad, "mip range 0..8 exceeds the image's 7 levels");
+    bad = info;
+    bad.baseMipLevel = 7;
+    expectError(h, bad, "baseMipLevel 7");
+    bad = info;
+    bad.imageMipLevels = 8;
+    expectError(h, bad, "imageMipLevels 8");
+    bad = info;
+    bad.format = VK_FORMAT_R8G8B8_UNORM;
+    expectError(h, bad, "format");
+    bad = info;
+    bad.before.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    expectError(h, bad, "before.layout");
+    bad = info;
+    bad.after.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    expectError(h, bad, "after.layout");
+    bad = info;
+    bad.format = VK_FORMAT_R32G32B32A32_SFLOAT;
+    bad.precision = vkspd::Precision::FP16;
+    expectError(h, bad, "FP16");
+    bad = info;
+    bad.extent = {1u << 20, 4};
+    expectError(h, bad, "maxImageDimension2D");
+
+    vkspd::Result r = vkspd::generateMips(nullptr, VK_NULL_HANDLE, info);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.message.find("null"), std::string::npos);
+    r = vkspd::generateMips(h->context, VK_NULL_HANDLE, info);
+    EXPECT_NE(r.message.find("command buffer is null"), std::string::npos);
+    EXPECT_EQ(vkspd::scratchSize(h->context, bad), 0u);
+    h->destroyImage(img);
+}
+
+TEST_F(GpuTest, CreateContextNamesWhatIsMissing) {
+    vkspd::Context c = nullptr;
+    vkspd::ContextCreateInfo ci = h->contextInfo;
+    ci.functions.vkGetInstanceProcAddr = nullptr;
+    vkspd::Result r = vkspd::createContext(ci, &c);
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(c, nullptr);
+    EXPECT_NE(r.message.find("vkGetInstanceProcAddr"), std::string::npos) << r.message;
+    ci = h->contextInfo;
+    ci.device = VK_NULL_HANDLE;
+    r = vkspd::createContext(ci, &c);
+    EXPECT_NE(r.message.find("device"), std::string::npos) << r.message;
+    vkspd::destroyContext(nullptr);      // accepted
+    vkspd::forgetImage(nullptr, VK_NULL_HANDLE);
+}
+
+TEST_F(GpuTest, DescribeDispatchReportsTheVariant) {
+    TestImage img = h->createImage(VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 11,
+                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT);
+    vkspd::MipGenInfo info = validInfo(img);
+    vkspd::DispatchDescription d;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    EXPECT_EQ(d.groupsX, 30u);
+    EXPECT_EQ(d.groupsY, 17u);
+    EXPECT_EQ(d.levelsWritten, 10u);
+    EXPECT_TRUE(d.exactOddEdges);
+    EXPECT_EQ(d.fp16, h->fp16);
+    EXPECT_GT(d.scratchBytes, 0u);
+    h->destroyImage(img);
+}

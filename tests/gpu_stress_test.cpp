@@ -1,0 +1,161 @@
+// Repeated and concurrent dispatches: the election counters must return to zero by themselves and
+// no two dispatches in flight may share a live counter.
+#include "vulkan_harness.hpp"
+
+#include <cstring>
+#include <thread>
+
+using namespace vkspd_test;
+
+namespace {
+
+struct Job {
+    TestImage image;
+    std::vector<uint8_t> level0;
+    vkspd::MipGenInfo info;
+};
+
+Job makeJob(Harness* h, VkFormat format, uint32_t w, uint32_t ht, uint32_t seed) {
+    Job j;
+    const uint32_t levels = vkspd::fullMipCount(w, ht);
+    j.image = h->createImage(format, w, ht, levels,
+                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    j.level0 = randomTexels(format, w, ht, seed);
+    h->upload(j.image, j.level0.data());
+    j.info.image = j.image.image;
+    j.info.format = format;
+    j.info.extent = {w, ht};
+    j.info.imageMipLevels = levels;
+    j.info.before = uploadedState();
+    j.info.after = readbackState();
+    return j;
+}
+
+// Checks every level of the job's image against the reference.
+void expectCorrect(Harness* h, Job& j, const char* what) {
+    auto gpu = h->readLevels(j.image);
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(j.image.format, &fi);
+    std::vector<float> texels(size_t(j.image.width) * j.image.height * fi.channels);
+    vkspd::decodeTexels(j.image.format, j.level0.data(), size_t(j.image.width) * j.image.height,
+                        texels.data());
+    auto ref = vkspd::referenceChain(texels.data(), j.image.width, j.image.height, fi.channels,
+                                     j.image.levels);
+    const double tol = vkspd::toleranceFor(j.image.format, true);
+    for (uint32_t l = 1; l < j.image.levels; ++l) {
+        auto e = vkspd::compareLevel(j.image.format, gpu[l].data(), ref[l], tol);
+        EXPECT_EQ(e.overTolerance, 0u) << what << " " << j.image.width << "x" << j.image.height
+                                       << " level " << l << " worst " << e.worst;
+    }
+}
+
+}  // namespace
+
+TEST_F(GpuTest, HundredsOfBackToBackCallsInOneCommandBuffer) {
+    // Odd sizes use every kind of counter (edges, corners, the election); 4095x65 has two
+    // stages. Each call reads level 0 and rewrites the rest, so the last one must be right.
+    Job a = makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, 1);
+    Job b = makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 4095, 65, 2);
+    h->submit([&](VkCommandBuffer cmd) {
+        for (int i = 0; i < 300; ++i) {
+            Job& j = (i % 2) ? b : a;
+            ASSERT_TRUE(vkspd::generateMips(h->context, cmd, j.info).ok());
+            j.info.before = j.info.after;  // the next call starts from where this one left it
+        }
+    });
+    expectCorrect(h, a, "back-to-back");
+    expectCorrect(h, b, "back-to-back");
+    h->destroyImage(a.image);
+    h->destroyImage(b.image);
+}
+
+TEST_F(GpuTest, SeveralCommandBuffersInFlightRecordedOnThreads) {
+    // Eight threads record into their own command buffers (own pools); all are submitted in one
+    // vkQueueSubmit, so up to eight dispatches are pending at once on their own scratch slots.
+    const int threads = 8;
+    std::vector<Job> jobs;
+    const uint32_t sizes[threads][2] = {{129, 127}, {1000, 601}, {65, 63}, {4095, 7},
+                                        {300, 300}, {63, 1025}, {256, 256}, {1920, 1080}};
+    for (int t = 0; t < threads; ++t)
+        jobs.push_back(makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, sizes[t][0], sizes[t][1], 100 + t));
+    std::vector<VkCommandPool> pools(threads);
+    std::vector<VkCommandBuffer> cmds(threads);
+    for (int t = 0; t < threads; ++t) {
+        VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+        pci.queueFamilyIndex = h->queueFamily;
+        ASSERT_EQ(vkCreateCommandPool(h->device, &pci, nullptr, &pools[t]), VK_SUCCESS);
+        VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+        ai.commandPool = pools[t];
+        ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+        ai.commandBufferCount = 1;
+        ASSERT_EQ(vkAllocateCommandBuffers(h->device, &ai, &cmds[t]), VK_SUCCESS);
+    }
+    std::vector<std::thread> workers;
+    std::vector<int> failures(threads, 0);
+    for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&, t] {
+            VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+            vkBeginCommandBuffer(cmds[t], &bi);
+            vkspd::MipGenInfo info = jobs[t].info;
+            for (int i = 0; i < 20; ++i) {
+                failures[t] += !vkspd::generateMips(h->context, cmds[t], info).ok();
+                info.before = info.after;
+            }
+            vkEndCommandBuffer(cmds[t]);
+        });
+    }
+    for (auto& w : workers) w.join();
+    for (int t = 0; t < threads; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = uint32_t(threads);
+    si.pCommandBuffers = cmds.data();
+    ASSERT_EQ(vkQueueSubmit(h->queue, 1, &si, VK_NULL_HANDLE), VK_SUCCESS);
+    ASSERT_EQ(vkQueueWaitIdle(h->queue), VK_SUCCESS);
+    for (int t = 0; t < threads; ++t) {
+        expectCorrect(h, jobs[t], "in flight");
+        vkDestroyCommandPool(h->device, pools[t], nullptr);
+        h->destroyImage(jobs[t].image);
+    }
+}
+
+TEST_F(GpuTest, CallerOwnedScratchBuffer) {
+    Job j = makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 1000, 601, 7);
+    VkDeviceSize bytes = vkspd::scratchSize(h->context, j.info);
+    ASSERT_GT(bytes, 0u);
+    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = bytes + 256;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer buffer;
+    ASSERT_EQ(vkCreateBuffer(h->device, &bi, nullptr, &buffer), VK_SUCCESS);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(h->device, buffer, &req);
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(h->physicalDevice, &mp);
+    uint32_t type = 0;
+    while (!(req.memoryTypeBits & (1u << type))) ++type;
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = type;
+    VkDeviceMemory memory;
+    ASSERT_EQ(vkAllocateMemory(h->device, &ai, nullptr, &memory), VK_SUCCESS);
+    ASSERT_EQ(vkBindBufferMemory(h->device, buffer, memory, 0), VK_SUCCESS);
+    j.info.scratchBuffer = buffer;
+    j.info.scratchOffset = 256;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
+        VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             0, 1, &mb, 0, nullptr, 0, nullptr);
+        for (int i = 0; i < 5; ++i) {
+            ASSERT_TRUE(vkspd::generateMips(h->context, cmd, j.info).ok());
+            j.info.before = j.info.after;
+        }
+    });
+    expectCorrect(h, j, "caller scratch");
+    vkDestroyBuffer(h->device, buffer, nullptr);
+    vkFreeMemory(h->device, memory, nullptr);
+    h->destroyImage(j.image);
+}

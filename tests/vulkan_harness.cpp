@@ -1,0 +1,387 @@
+#include "vulkan_harness.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+namespace vkspd_test {
+namespace {
+
+// Known false positives of Debian 12's validation layers (1.3.239), filtered by exact VUID only.
+// None is needed yet; add entries as {"VUID-...", "upstream issue"}.
+const char* const kIgnoredVuids[] = {nullptr};
+
+VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                         VkDebugUtilsMessageTypeFlagsEXT,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                         void* user) {
+    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
+    for (const char* vuid : kIgnoredVuids) {
+        if (vuid && data->pMessageIdName && std::strcmp(vuid, data->pMessageIdName) == 0)
+            return VK_FALSE;
+    }
+    static_cast<Harness*>(user)->recordMessage(data->pMessage ? data->pMessage : "(no text)");
+    return VK_FALSE;
+}
+
+void check(VkResult r, const char* what) {
+    if (r != VK_SUCCESS) {
+        std::fprintf(stderr, "%s failed: VkResult %d\n", what, int(r));
+        std::abort();
+    }
+}
+
+uint32_t memoryType(VkPhysicalDevice pd, uint32_t bits, VkMemoryPropertyFlags flags) {
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(pd, &mp);
+    for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
+        if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & flags) == flags) return i;
+    std::fprintf(stderr, "no memory type\n");
+    std::abort();
+}
+
+bool hasLayer(const char* name) {
+    uint32_t n = 0;
+    vkEnumerateInstanceLayerProperties(&n, nullptr);
+    std::vector<VkLayerProperties> layers(n);
+    vkEnumerateInstanceLayerProperties(&n, layers.data());
+    for (auto& l : layers)
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    return false;
+}
+
+Harness* create() {
+    auto* h = new Harness();
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    const bool skipValidation = std::getenv("VKSPD_TEST_NO_VALIDATION") != nullptr;
+    h->validation = !skipValidation && hasLayer(layer);
+    if (!skipValidation && !h->validation) {
+        std::fprintf(stderr,
+                     "vkspd tests: the Khronos validation layer is not installed "
+                     "(apt-get install vulkan-validationlayers), or set VKSPD_TEST_NO_VALIDATION=1\n");
+        return nullptr;
+    }
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "vkspd-tests";
+    app.apiVersion = VK_API_VERSION_1_3;
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.pfnUserCallback = onMessage;
+    messenger.pUserData = h;
+    features.pNext = &messenger;
+    const char* instanceExtensions[] = {VK_EXT_DEBUG_UTILS_EXTENSION_NAME};
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    if (h->validation) {
+        ici.pNext = &features;
+        ici.enabledLayerCount = 1;
+        ici.ppEnabledLayerNames = &layer;
+        ici.enabledExtensionCount = 1;
+        ici.ppEnabledExtensionNames = instanceExtensions;
+    }
+    check(vkCreateInstance(&ici, nullptr, &h->instance), "vkCreateInstance");
+    if (h->validation) {
+        auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(h->instance, "vkCreateDebugUtilsMessengerEXT"));
+        VkDebugUtilsMessengerEXT m;
+        check(createMessenger(h->instance, &messenger, nullptr, &m), "messenger");
+    }
+
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(h->instance, &count, nullptr);
+    if (count == 0) {
+        std::fprintf(stderr, "vkspd tests: no Vulkan device (apt-get install mesa-vulkan-drivers)\n");
+        return nullptr;
+    }
+    std::vector<VkPhysicalDevice> devices(count);
+    vkEnumeratePhysicalDevices(h->instance, &count, devices.data());
+    uint32_t index = 0;
+    if (const char* env = std::getenv("VKSPD_TEST_DEVICE")) index = uint32_t(std::atoi(env));
+    if (index >= count) index = 0;
+    h->physicalDevice = devices[index];
+    vkGetPhysicalDeviceProperties(h->physicalDevice, &h->properties);
+    std::fprintf(stderr, "vkspd tests: device %s, validation %s\n", h->properties.deviceName,
+                 h->validation ? "on (with synchronization validation)" : "OFF");
+
+    uint32_t qn = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(h->physicalDevice, &qn, nullptr);
+    std::vector<VkQueueFamilyProperties> qf(qn);
+    vkGetPhysicalDeviceQueueFamilyProperties(h->physicalDevice, &qn, qf.data());
+    for (uint32_t i = 0; i < qn; ++i) {
+        if ((qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) && (qf[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
+            h->queueFamily = i;
+            break;
+        }
+    }
+
+    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    f12.pNext = &f13;
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &f12;
+    vkGetPhysicalDeviceFeatures2(h->physicalDevice, &f2);
+    VkPhysicalDeviceSubgroupProperties sg{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &sg;
+    vkGetPhysicalDeviceProperties2(h->physicalDevice, &p2);
+    h->quad = (sg.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT) != 0;
+
+    VkPhysicalDeviceVulkan13Features e13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    e13.synchronization2 = f13.synchronization2;
+    VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    e12.pNext = h->properties.apiVersion >= VK_API_VERSION_1_3 ? &e13 : nullptr;
+    e12.vulkanMemoryModel = VK_TRUE;
+    e12.vulkanMemoryModelDeviceScope = VK_TRUE;
+    e12.shaderFloat16 = f12.shaderFloat16;
+    h->fp16 = f12.shaderFloat16 == VK_TRUE;
+    VkPhysicalDeviceFeatures2 e2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    e2.pNext = &e12;
+    e2.features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qi.queueFamilyIndex = h->queueFamily;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &priority;
+    const char* extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    dci.pNext = &e2;
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qi;
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = extensions;
+    check(vkCreateDevice(h->physicalDevice, &dci, nullptr, &h->device), "vkCreateDevice");
+    vkGetDeviceQueue(h->device, h->queueFamily, 0, &h->queue);
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    pci.queueFamilyIndex = h->queueFamily;
+    check(vkCreateCommandPool(h->device, &pci, nullptr, &h->commandPool), "vkCreateCommandPool");
+
+    vkspd::ContextCreateInfo ci;
+    ci.instance = h->instance;
+    ci.physicalDevice = h->physicalDevice;
+    ci.device = h->device;
+    ci.functions.vkGetInstanceProcAddr = vkGetInstanceProcAddr;
+    ci.apiVersion = h->properties.apiVersion >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3
+                                                                     : VK_API_VERSION_1_2;
+    ci.shaderFloat16Enabled = h->fp16;
+    ci.synchronization2Enabled = e13.synchronization2 == VK_TRUE && e12.pNext != nullptr;
+    ci.pushDescriptorEnabled = true;
+    h->contextInfo = ci;
+    vkspd::Result r = vkspd::createContext(ci, &h->context);
+    if (!r.ok()) {
+        std::fprintf(stderr, "vkspd tests: createContext: %s\n", r.message.c_str());
+        return nullptr;
+    }
+    return h;
+}
+
+}  // namespace
+
+Harness* Harness::get() {
+    static Harness* instance = create();
+    return instance;
+}
+
+void Harness::recordMessage(const char* message) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    messages_.push_back(message);
+}
+
+std::vector<std::string> Harness::takeMessages() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<std::string> out;
+    out.swap(messages_);
+    return out;
+}
+
+TestImage Harness::createImage(VkFormat format, uint32_t width, uint32_t height, uint32_t levels,
+                               VkImageUsageFlags usage) {
+    TestImage t;
+    t.format = format;
+    t.width = width;
+    t.height = height;
+    t.levels = levels;
+    VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ii.imageType = VK_IMAGE_TYPE_2D;
+    ii.format = format;
+    ii.extent = {width, height, 1};
+    ii.mipLevels = levels;
+    ii.arrayLayers = 1;
+    ii.samples = VK_SAMPLE_COUNT_1_BIT;
+    ii.tiling = VK_IMAGE_TILING_OPTIMAL;
+    ii.usage = usage;
+    ii.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    check(vkCreateImage(device, &ii, nullptr, &t.image), "vkCreateImage");
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(device, t.image, &req);
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = memoryType(physicalDevice, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    check(vkAllocateMemory(device, &ai, nullptr, &t.memory), "vkAllocateMemory");
+    check(vkBindImageMemory(device, t.image, t.memory, 0), "vkBindImageMemory");
+    return t;
+}
+
+void Harness::destroyImage(TestImage& t) {
+    vkspd::forgetImage(context, t.image);
+    vkDestroyImage(device, t.image, nullptr);
+    vkFreeMemory(device, t.memory, nullptr);
+    t = TestImage{};
+}
+
+void Harness::submit(const std::function<void(VkCommandBuffer)>& record) {
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = commandPool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VkCommandBuffer cmd;
+    check(vkAllocateCommandBuffers(device, &ai, &cmd), "vkAllocateCommandBuffers");
+    VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vkBeginCommandBuffer(cmd, &bi);
+    record(cmd);
+    vkEndCommandBuffer(cmd);
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    check(vkQueueSubmit(queue, 1, &si, VK_NULL_HANDLE), "vkQueueSubmit");
+    check(vkQueueWaitIdle(queue), "vkQueueWaitIdle");
+    vkFreeCommandBuffers(device, commandPool, 1, &cmd);
+}
+
+namespace {
+
+struct HostBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+};
+
+HostBuffer makeHostBuffer(Harness* h, VkDeviceSize size, VkBufferUsageFlags usage) {
+    HostBuffer b;
+    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = size;
+    bi.usage = usage;
+    check(vkCreateBuffer(h->device, &bi, nullptr, &b.buffer), "vkCreateBuffer");
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(h->device, b.buffer, &req);
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = memoryType(h->physicalDevice, req.memoryTypeBits,
+                                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    check(vkAllocateMemory(h->device, &ai, nullptr, &b.memory), "vkAllocateMemory");
+    check(vkBindBufferMemory(h->device, b.buffer, b.memory, 0), "vkBindBufferMemory");
+    check(vkMapMemory(h->device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), "vkMapMemory");
+    return b;
+}
+
+void freeHostBuffer(Harness* h, HostBuffer& b) {
+    vkDestroyBuffer(h->device, b.buffer, nullptr);
+    vkFreeMemory(h->device, b.memory, nullptr);
+}
+
+}  // namespace
+
+void Harness::upload(const TestImage& t, const void* bytes) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(t.format, &fi);
+    const VkDeviceSize size = VkDeviceSize(t.width) * t.height * fi.bytesPerTexel;
+    HostBuffer staging = makeHostBuffer(this, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    std::memcpy(staging.mapped, bytes, size_t(size));
+    submit([&](VkCommandBuffer cmd) {
+        VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        b.srcAccessMask = 0;
+        b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b.image = t.image;
+        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, t.levels, 0, 1};
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
+                             0, nullptr, 0, nullptr, 1, &b);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        region.imageExtent = {t.width, t.height, 1};
+        vkCmdCopyBufferToImage(cmd, staging.buffer, t.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
+                               &region);
+    });
+    freeHostBuffer(this, staging);
+}
+
+std::vector<std::vector<uint8_t>> Harness::readLevels(const TestImage& t) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(t.format, &fi);
+    std::vector<VkDeviceSize> offsets;
+    VkDeviceSize total = 0;
+    for (uint32_t l = 0; l < t.levels; ++l) {
+        offsets.push_back(total);
+        total += VkDeviceSize(vkspd::mipExtent(t.width, l)) * vkspd::mipExtent(t.height, l) *
+                 fi.bytesPerTexel;
+        total = (total + 15) & ~VkDeviceSize(15);
+    }
+    HostBuffer staging = makeHostBuffer(this, total, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    submit([&](VkCommandBuffer cmd) {
+        for (uint32_t l = 0; l < t.levels; ++l) {
+            VkBufferImageCopy region{};
+            region.bufferOffset = offsets[l];
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
+            region.imageExtent = {vkspd::mipExtent(t.width, l), vkspd::mipExtent(t.height, l), 1};
+            vkCmdCopyImageToBuffer(cmd, t.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.buffer,
+                                   1, &region);
+        }
+    });
+    std::vector<std::vector<uint8_t>> out(t.levels);
+    for (uint32_t l = 0; l < t.levels; ++l) {
+        size_t bytes = size_t(vkspd::mipExtent(t.width, l)) * vkspd::mipExtent(t.height, l) *
+                       fi.bytesPerTexel;
+        const uint8_t* p = static_cast<const uint8_t*>(staging.mapped) + offsets[l];
+        out[l].assign(p, p + bytes);
+    }
+    freeHostBuffer(this, staging);
+    return out;
+}
+
+void GpuTest::SetUp() {
+    h = Harness::get();
+    ASSERT_NE(h, nullptr) << "no usable Vulkan device for GPU tests";
+    h->takeMessages();
+}
+
+void GpuTest::TearDown() {
+    if (!h) return;
+    for (const std::string& m : h->takeMessages()) ADD_FAILURE() << "validation: " << m;
+}
+
+vkspd::ImageState uploadedState() {
+    return {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
+            VK_ACCESS_2_TRANSFER_WRITE_BIT};
+}
+
+vkspd::ImageState readbackState() {
+    return {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
+            VK_ACCESS_2_TRANSFER_READ_BIT};
+}
+
+std::vector<uint8_t> randomTexels(VkFormat format, uint32_t width, uint32_t height, uint32_t seed) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    const size_t count = size_t(width) * height;
+    std::vector<double> values(count * fi.channels);
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> unit(0.0, 1.0), wide(0.25, 4.0);
+    for (double& v : values) v = fi.encoding == vkspd::ChannelEncoding::Unorm8 ? unit(rng) : wide(rng);
+    std::vector<uint8_t> bytes(count * fi.bytesPerTexel);
+    vkspd::encodeTexels(format, values.data(), count, bytes.data());
+    return bytes;
+}
+
+}  // namespace vkspd_test
