@@ -1,0 +1,400 @@
+// vkspd-sample: loads an image, generates its whole mip chain in one dispatch on a Vulkan device,
+// verifies every level against the CPU reference and writes each level as a PNG.
+// (The full CLI of SPEC section 5 grows from this.)
+#include <vkspd/reference.hpp>
+#include <vkspd/vkspd.hpp>
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_FAILURE_USERMSG
+#include <stb/stb_image.h>
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <sys/stat.h>
+#include <vector>
+
+namespace {
+
+enum Exit { kOk = 0, kVerifyFailed = 1, kUsage = 2, kBadInput = 3, kVulkanError = 4, kOutputError = 5 };
+
+const char* kUsageText =
+    "usage: vkspd-sample [IMAGE] [options]\n"
+    "\n"
+    "Generates every mip level of IMAGE (PNG, JPEG, TGA, BMP, PSD, GIF, HDR; default: the bundled\n"
+    "samples/data/vkspd-sample.png) in one compute dispatch, checks each level against the CPU\n"
+    "reference, and writes level_NN_WxH.png files.\n"
+    "\n"
+    "options:\n"
+    "  -o DIR        output folder (default: vkspd-out; created if missing)\n"
+    "  --device N    Vulkan device index (default: first discrete GPU, else any GPU, else CPU)\n"
+    "  --fp32        32-bit arithmetic (default: FP16 where the device supports it)\n"
+    "  --lds         shared-memory-only path, no quad subgroup operations\n"
+    "  --no-write    verify only, write no files\n"
+    "  -h, --help    this text\n"
+    "\n"
+    "exit codes: 0 ok, 1 a level is outside tolerance, 2 bad arguments, 3 unreadable image,\n"
+    "4 Vulkan error, 5 cannot write output\n"
+    "\n"
+    "example: vkspd-sample photo.jpg -o mips\n";
+
+#define CHECK_VK(call)                                                                    \
+    do {                                                                                  \
+        VkResult r_ = (call);                                                             \
+        if (r_ != VK_SUCCESS) {                                                           \
+            std::fprintf(stderr, "vkspd-sample: %s failed (VkResult %d)\n", #call, int(r_)); \
+            std::exit(kVulkanError);                                                      \
+        }                                                                                 \
+    } while (0)
+
+struct Gpu {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physical = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE;
+    VkQueue queue = VK_NULL_HANDLE;
+    uint32_t family = 0;
+    bool fp16 = false, sync2 = false;
+    VkPhysicalDeviceProperties properties{};
+};
+
+int deviceRank(VkPhysicalDeviceType t) {
+    switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+    }
+}
+
+Gpu openGpu(int requested) {
+    Gpu g;
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "vkspd-sample";
+    app.apiVersion = VK_API_VERSION_1_3;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    CHECK_VK(vkCreateInstance(&ici, nullptr, &g.instance));
+    uint32_t n = 0;
+    vkEnumeratePhysicalDevices(g.instance, &n, nullptr);
+    std::vector<VkPhysicalDevice> devices(n);
+    vkEnumeratePhysicalDevices(g.instance, &n, devices.data());
+    if (n == 0) {
+        std::fprintf(stderr, "vkspd-sample: no Vulkan device (install mesa-vulkan-drivers for lavapipe)\n");
+        std::exit(kVulkanError);
+    }
+    if (requested >= 0) {
+        if (uint32_t(requested) >= n) {
+            std::fprintf(stderr, "vkspd-sample: --device %d: only %u device(s)\n", requested, n);
+            std::exit(kUsage);
+        }
+        g.physical = devices[size_t(requested)];
+    } else {
+        int best = 99;
+        for (VkPhysicalDevice d : devices) {
+            VkPhysicalDeviceProperties p;
+            vkGetPhysicalDeviceProperties(d, &p);
+            if (deviceRank(p.deviceType) < best) best = deviceRank(p.deviceType), g.physical = d;
+        }
+    }
+    vkGetPhysicalDeviceProperties(g.physical, &g.properties);
+    uint32_t qn = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(g.physical, &qn, nullptr);
+    std::vector<VkQueueFamilyProperties> qf(qn);
+    vkGetPhysicalDeviceQueueFamilyProperties(g.physical, &qn, qf.data());
+    for (uint32_t i = 0; i < qn; ++i)
+        if (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+            g.family = i;
+            break;
+        }
+    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    const bool v13 = g.properties.apiVersion >= VK_API_VERSION_1_3;
+    f12.pNext = v13 ? &f13 : nullptr;
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    f2.pNext = &f12;
+    vkGetPhysicalDeviceFeatures2(g.physical, &f2);
+    if (!f12.vulkanMemoryModel || !f12.vulkanMemoryModelDeviceScope ||
+        !f2.features.shaderStorageImageWriteWithoutFormat) {
+        std::fprintf(stderr, "vkspd-sample: %s lacks features vkspd needs: %s\n",
+                     g.properties.deviceName, vkspd::requiredDeviceFeatures());
+        std::exit(kVulkanError);
+    }
+    VkPhysicalDeviceVulkan13Features e13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    e13.synchronization2 = f13.synchronization2;
+    VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    e12.pNext = v13 ? &e13 : nullptr;
+    e12.vulkanMemoryModel = e12.vulkanMemoryModelDeviceScope = VK_TRUE;
+    e12.shaderFloat16 = f12.shaderFloat16;
+    g.fp16 = f12.shaderFloat16;
+    g.sync2 = v13 && f13.synchronization2;
+    VkPhysicalDeviceFeatures2 e2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    e2.pNext = &e12;
+    e2.features.shaderStorageImageWriteWithoutFormat = VK_TRUE;
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qi{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    qi.queueFamilyIndex = g.family;
+    qi.queueCount = 1;
+    qi.pQueuePriorities = &priority;
+    const char* ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    dci.pNext = &e2;
+    dci.queueCreateInfoCount = 1;
+    dci.pQueueCreateInfos = &qi;
+    dci.enabledExtensionCount = 1;
+    dci.ppEnabledExtensionNames = &ext;
+    CHECK_VK(vkCreateDevice(g.physical, &dci, nullptr, &g.device));
+    vkGetDeviceQueue(g.device, g.family, 0, &g.queue);
+    return g;
+}
+
+uint32_t memoryType(const Gpu& g, uint32_t bits, VkMemoryPropertyFlags flags) {
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(g.physical, &mp);
+    for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
+        if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & flags) == flags) return i;
+    std::fprintf(stderr, "vkspd-sample: no suitable memory type\n");
+    std::exit(kVulkanError);
+}
+
+VkDeviceMemory allocate(const Gpu& g, VkMemoryRequirements req, VkMemoryPropertyFlags flags) {
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    ai.memoryTypeIndex = memoryType(g, req.memoryTypeBits, flags);
+    VkDeviceMemory m;
+    CHECK_VK(vkAllocateMemory(g.device, &ai, nullptr, &m));
+    return m;
+}
+
+bool writeFileAtomically(const std::string& path, const std::vector<uint8_t>& rgba, uint32_t w, uint32_t h) {
+    const std::string tmp = path + ".tmp";
+    if (!stbi_write_png(tmp.c_str(), int(w), int(h), 4, rgba.data(), int(w * 4))) return false;
+    return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string input = VKSPD_SAMPLE_IMAGE, outDir = "vkspd-out";
+    int deviceIndex = -1;
+    bool fp32 = false, lds = false, write = true;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto value = [&](const char* opt) -> std::string {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "vkspd-sample: %s needs a value (see --help)\n", opt);
+                std::exit(kUsage);
+            }
+            return argv[++i];
+        };
+        if (a == "-h" || a == "--help") {
+            std::fputs(kUsageText, stdout);
+            return kOk;
+        } else if (a == "-o") {
+            outDir = value("-o");
+        } else if (a == "--device") {
+            std::string v = value("--device");
+            char* end = nullptr;
+            long d = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end || d < 0) {
+                std::fprintf(stderr, "vkspd-sample: --device %s: expected a device index\n", v.c_str());
+                return kUsage;
+            }
+            deviceIndex = int(d);
+        } else if (a == "--fp32") {
+            fp32 = true;
+        } else if (a == "--lds") {
+            lds = true;
+        } else if (a == "--no-write") {
+            write = false;
+        } else if (!a.empty() && a[0] == '-') {
+            std::fprintf(stderr, "vkspd-sample: unknown option %s (see --help)\n", a.c_str());
+            return kUsage;
+        } else {
+            input = a;
+        }
+    }
+
+    int w = 0, h = 0, comp = 0;
+    stbi_uc* pixels = stbi_load(input.c_str(), &w, &h, &comp, 4);
+    if (!pixels) {
+        std::fprintf(stderr, "vkspd-sample: %s: %s\n", input.c_str(), stbi_failure_reason());
+        return kBadInput;
+    }
+    std::vector<uint8_t> level0(pixels, pixels + size_t(w) * size_t(h) * 4);
+    stbi_image_free(pixels);
+
+    Gpu g = openGpu(deviceIndex);
+    const uint32_t width = uint32_t(w), height = uint32_t(h);
+    if (width > g.properties.limits.maxImageDimension2D || height > g.properties.limits.maxImageDimension2D) {
+        std::fprintf(stderr, "vkspd-sample: %s: %ux%u exceeds the device limit %u\n", input.c_str(),
+                     width, height, g.properties.limits.maxImageDimension2D);
+        return kBadInput;
+    }
+    const uint32_t levels = vkspd::fullMipCount(width, height);
+    const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+
+    vkspd::ContextCreateInfo ci;
+    ci.instance = g.instance;
+    ci.physicalDevice = g.physical;
+    ci.device = g.device;
+    ci.functions.vkGetInstanceProcAddr = vkGetInstanceProcAddr;
+    ci.apiVersion = g.properties.apiVersion >= VK_API_VERSION_1_3 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
+    ci.shaderFloat16Enabled = g.fp16;
+    ci.synchronization2Enabled = g.sync2;
+    ci.pushDescriptorEnabled = true;
+    vkspd::Context context = nullptr;
+    if (vkspd::Result r = vkspd::createContext(ci, &context); !r.ok()) {
+        std::fprintf(stderr, "vkspd-sample: %s\n", r.message.c_str());
+        return kVulkanError;
+    }
+
+    // Image, staging buffer (level 0 in, every level out) and a command buffer.
+    VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ii.imageType = VK_IMAGE_TYPE_2D;
+    ii.format = format;
+    ii.extent = {width, height, 1};
+    ii.mipLevels = levels;
+    ii.arrayLayers = 1;
+    ii.samples = VK_SAMPLE_COUNT_1_BIT;
+    ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+               VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    VkImage image;
+    CHECK_VK(vkCreateImage(g.device, &ii, nullptr, &image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(g.device, image, &req);
+    VkDeviceMemory imageMemory = allocate(g, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    CHECK_VK(vkBindImageMemory(g.device, image, imageMemory, 0));
+
+    std::vector<VkDeviceSize> offsets;
+    VkDeviceSize total = 0;
+    for (uint32_t l = 0; l < levels; ++l) {
+        offsets.push_back(total);
+        total += VkDeviceSize(vkspd::mipExtent(width, l)) * vkspd::mipExtent(height, l) * 4;
+    }
+    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = total;
+    bi.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkBuffer staging;
+    CHECK_VK(vkCreateBuffer(g.device, &bi, nullptr, &staging));
+    vkGetBufferMemoryRequirements(g.device, staging, &req);
+    VkDeviceMemory stagingMemory =
+        allocate(g, req, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+    CHECK_VK(vkBindBufferMemory(g.device, staging, stagingMemory, 0));
+    uint8_t* mapped = nullptr;
+    CHECK_VK(vkMapMemory(g.device, stagingMemory, 0, VK_WHOLE_SIZE, 0, reinterpret_cast<void**>(&mapped)));
+    std::memcpy(mapped, level0.data(), level0.size());
+
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.queueFamilyIndex = g.family;
+    VkCommandPool pool;
+    CHECK_VK(vkCreateCommandPool(g.device, &pci, nullptr, &pool));
+    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cai.commandPool = pool;
+    cai.commandBufferCount = 1;
+    VkCommandBuffer cmd;
+    CHECK_VK(vkAllocateCommandBuffers(g.device, &cai, &cmd));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
+
+    VkImageMemoryBarrier toDst{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    toDst.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    toDst.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    toDst.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    toDst.srcQueueFamilyIndex = toDst.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    toDst.image = image;
+    toDst.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
+                         nullptr, 0, nullptr, 1, &toDst);
+    VkBufferImageCopy up{};
+    up.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    up.imageExtent = {width, height, 1};
+    vkCmdCopyBufferToImage(cmd, staging, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &up);
+
+    vkspd::MipGenInfo info;
+    info.image = image;
+    info.format = format;
+    info.extent = {width, height};
+    info.imageMipLevels = levels;
+    info.before = {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
+    info.after = {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
+    info.precision = fp32 ? vkspd::Precision::FP32 : vkspd::Precision::Auto;
+    info.subgroupPath = lds ? vkspd::SubgroupPath::LdsOnly : vkspd::SubgroupPath::Auto;
+    vkspd::DispatchDescription described;
+    if (vkspd::Result r = vkspd::describeDispatch(context, info, &described); !r.ok()) {
+        std::fprintf(stderr, "vkspd-sample: %s\n", r.message.c_str());
+        return kVulkanError;
+    }
+    if (vkspd::Result r = vkspd::generateMips(context, cmd, info); !r.ok()) {
+        std::fprintf(stderr, "vkspd-sample: %s\n", r.message.c_str());
+        return kVulkanError;
+    }
+    for (uint32_t l = 0; l < levels; ++l) {
+        VkBufferImageCopy down{};
+        down.bufferOffset = offsets[l];
+        down.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
+        down.imageExtent = {vkspd::mipExtent(width, l), vkspd::mipExtent(height, l), 1};
+        vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging, 1, &down);
+    }
+    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    toHost.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
+                         nullptr, 0, nullptr);
+    CHECK_VK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    CHECK_VK(vkQueueSubmit(g.queue, 1, &si, VK_NULL_HANDLE));
+    CHECK_VK(vkQueueWaitIdle(g.queue));
+
+    std::printf("%s: %ux%u, %u levels on %s (%s, %s), one dispatch of %ux%u groups\n", input.c_str(),
+                width, height, levels, g.properties.deviceName, described.fp16 ? "FP16" : "FP32",
+                described.quad ? "quad" : "LDS-only", described.groupsX, described.groupsY);
+
+    // Verify against the CPU reference.
+    std::vector<float> texels(level0.size());
+    vkspd::decodeTexels(format, level0.data(), size_t(width) * height, texels.data());
+    auto ref = vkspd::referenceChain(texels.data(), width, height, 4, levels);
+    const double tol = vkspd::toleranceFor(format, described.fp16);
+    bool ok = true;
+    for (uint32_t l = 1; l < levels; ++l) {
+        vkspd::LevelError e = vkspd::compareLevel(format, mapped + offsets[l], ref[l], tol);
+        ok = ok && e.overTolerance == 0;
+        std::printf("  level %2u %5ux%-5u worst error %.0f ulp%s\n", l, ref[l].width, ref[l].height,
+                    e.worst, e.overTolerance ? "  OUT OF TOLERANCE" : "");
+    }
+    std::printf("%s: every level within %.0f ulp of the CPU reference: %s\n", input.c_str(), tol,
+                ok ? "yes" : "NO");
+
+    int status = ok ? kOk : kVerifyFailed;
+    if (write) {
+        mkdir(outDir.c_str(), 0755);
+        for (uint32_t l = 0; l < levels && status != kOutputError; ++l) {
+            const uint32_t lw = vkspd::mipExtent(width, l), lh = vkspd::mipExtent(height, l);
+            char name[64];
+            std::snprintf(name, sizeof(name), "/level_%02u_%ux%u.png", l, lw, lh);
+            std::vector<uint8_t> rgba(mapped + offsets[l], mapped + offsets[l] + size_t(lw) * lh * 4);
+            if (!writeFileAtomically(outDir + name, rgba, lw, lh)) {
+                std::fprintf(stderr, "vkspd-sample: cannot write %s%s\n", outDir.c_str(), name);
+                status = kOutputError;
+            }
+        }
+        if (status != kOutputError) std::printf("wrote %u PNG files to %s/\n", levels, outDir.c_str());
+    }
+
+    vkspd::forgetImage(context, image);
+    vkspd::destroyContext(context);
+    vkDestroyCommandPool(g.device, pool, nullptr);
+    vkDestroyBuffer(g.device, staging, nullptr);
+    vkFreeMemory(g.device, stagingMemory, nullptr);
+    vkDestroyImage(g.device, image, nullptr);
+    vkFreeMemory(g.device, imageMemory, nullptr);
+    vkDestroyDevice(g.device, nullptr);
+    vkDestroyInstance(g.instance, nullptr);
+    return status;
+}

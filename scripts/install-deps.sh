@@ -1,0 +1,19 @@
+#!/bin/sh
+# Installs what vkspd needs to build and test on Debian 12, skipping what is already there.
+# Everything comes from Debian's own packages (SPEC section 8).
+set -e
+PACKAGES="build-essential cmake ninja-build pkg-config python3
+libvulkan-dev libvulkan-volk-dev libshaderc-dev glslc vulkan-validationlayers
+mesa-vulkan-drivers libgtest-dev libstb-dev"
+missing=""
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    exit 0
+fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "vkspd: installing$missing"
+$SUDO apt-get update -q
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
