@@ -10,7 +10,7 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
 
-#include <chrono>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,6 +35,9 @@ const char* kUsageText =
     "  --fp32        32-bit arithmetic (default: FP16 where the device supports it)\n"
     "  --lds         shared-memory-only path, no quad subgroup operations\n"
     "  --no-write    verify only, write no files\n"
+    "  --random WxH  use a WxH image of random texels instead of a file\n"
+    "  --bench N     also time N more dispatches with GPU timestamps (after 5 warm-up runs;\n"
+    "                caches stay warm between runs) and print the median and minimum\n"
     "  -h, --help    this text\n"
     "\n"
     "exit codes: 0 ok, 1 a level is outside tolerance, 2 bad arguments, 3 unreadable image,\n"
@@ -182,6 +185,7 @@ int main(int argc, char** argv) {
     std::string input = VKSPD_SAMPLE_IMAGE, outDir = "vkspd-out";
     int deviceIndex = -1;
     bool fp32 = false, lds = false, write = true;
+    uint32_t randomW = 0, randomH = 0, benchRuns = 0;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&](const char* opt) -> std::string {
@@ -211,6 +215,22 @@ int main(int argc, char** argv) {
             lds = true;
         } else if (a == "--no-write") {
             write = false;
+        } else if (a == "--random") {
+            std::string v = value("--random");
+            if (std::sscanf(v.c_str(), "%ux%u", &randomW, &randomH) != 2 || !randomW || !randomH ||
+                randomW > 65536 || randomH > 65536) {
+                std::fprintf(stderr, "vkspd-sample: --random %s: expected WxH, e.g. 4096x4096\n", v.c_str());
+                return kUsage;
+            }
+        } else if (a == "--bench") {
+            std::string v = value("--bench");
+            char* end = nullptr;
+            long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end || n < 1 || n > 100000) {
+                std::fprintf(stderr, "vkspd-sample: --bench %s: expected a run count from 1 to 100000\n", v.c_str());
+                return kUsage;
+            }
+            benchRuns = uint32_t(n);
         } else if (!a.empty() && a[0] == '-') {
             std::fprintf(stderr, "vkspd-sample: unknown option %s (see --help)\n", a.c_str());
             return kUsage;
@@ -220,13 +240,25 @@ int main(int argc, char** argv) {
     }
 
     int w = 0, h = 0, comp = 0;
-    stbi_uc* pixels = stbi_load(input.c_str(), &w, &h, &comp, 4);
-    if (!pixels) {
-        std::fprintf(stderr, "vkspd-sample: %s: %s\n", input.c_str(), stbi_failure_reason());
-        return kBadInput;
+    std::vector<uint8_t> level0;
+    if (randomW) {
+        w = int(randomW), h = int(randomH);
+        input = "random " + std::to_string(w) + "x" + std::to_string(h);
+        level0.resize(size_t(w) * size_t(h) * 4);
+        uint32_t state = 12345;
+        for (uint8_t& b : level0) {
+            state = state * 1664525u + 1013904223u;
+            b = uint8_t(state >> 24);
+        }
+    } else {
+        stbi_uc* pixels = stbi_load(input.c_str(), &w, &h, &comp, 4);
+        if (!pixels) {
+            std::fprintf(stderr, "vkspd-sample: %s: %s\n", input.c_str(), stbi_failure_reason());
+            return kBadInput;
+        }
+        level0.assign(pixels, pixels + size_t(w) * size_t(h) * 4);
+        stbi_image_free(pixels);
     }
-    std::vector<uint8_t> level0(pixels, pixels + size_t(w) * size_t(h) * 4);
-    stbi_image_free(pixels);
 
     Gpu g = openGpu(deviceIndex);
     const uint32_t width = uint32_t(w), height = uint32_t(h);
@@ -372,6 +404,45 @@ int main(int argc, char** argv) {
                 ok ? "yes" : "NO");
 
     int status = ok ? kOk : kVerifyFailed;
+    if (benchRuns) {
+        const uint32_t warmup = 5, runs = warmup + benchRuns;
+        VkQueryPoolCreateInfo qpi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qpi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        qpi.queryCount = 2 * runs;
+        VkQueryPool queries;
+        CHECK_VK(vkCreateQueryPool(g.device, &qpi, nullptr, &queries));
+        CHECK_VK(vkResetCommandPool(g.device, pool, 0));
+        CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
+        vkCmdResetQueryPool(cmd, queries, 0, 2 * runs);
+        vkspd::MipGenInfo again = info;
+        again.before = info.after;
+        for (uint32_t r = 0; r < runs; ++r) {
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, 2 * r);
+            if (vkspd::Result gr = vkspd::generateMips(context, cmd, again); !gr.ok()) {
+                std::fprintf(stderr, "vkspd-sample: %s\n", gr.message.c_str());
+                return kVulkanError;
+            }
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, 2 * r + 1);
+        }
+        CHECK_VK(vkEndCommandBuffer(cmd));
+        CHECK_VK(vkQueueSubmit(g.queue, 1, &si, VK_NULL_HANDLE));
+        CHECK_VK(vkQueueWaitIdle(g.queue));
+        std::vector<uint64_t> stamps(2 * runs);
+        CHECK_VK(vkGetQueryPoolResults(g.device, queries, 0, 2 * runs, stamps.size() * 8, stamps.data(), 8,
+                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
+        std::vector<double> us;
+        for (uint32_t r = warmup; r < runs; ++r)
+            us.push_back(double(stamps[2 * r + 1] - stamps[2 * r]) * g.properties.limits.timestampPeriod * 1e-3);
+        std::sort(us.begin(), us.end());
+        double bytes = 0;
+        for (uint32_t l = 0; l < levels; ++l)
+            bytes += double(vkspd::mipExtent(width, l)) * vkspd::mipExtent(height, l) * 4;
+        const double median = us[us.size() / 2];
+        std::printf("bench: %u runs (warm caches, barriers included): median %.1f us, min %.1f us, "
+                    "%.1f GB/s effective (level 0 read + levels 1.. written)\n",
+                    benchRuns, median, us.front(), bytes / (median * 1e-6) * 1e-9);
+        vkDestroyQueryPool(g.device, queries, nullptr);
+    }
     if (write) {
         mkdir(outDir.c_str(), 0755);
         for (uint32_t l = 0; l < levels && status != kOutputError; ++l) {
