@@ -3,9 +3,11 @@
 //
 // Technique: AMD FidelityFX SPD (Lou Kramer, "Optimizing for the Radeon RDNA architecture", 2020):
 // 256-thread groups each reduce a 64x64 tile to 1x1 through registers, quad subgroup operations and
-// shared memory; a global atomic counter elects the last group, which reduces mip 6 further.
-// vkspd adds the exact odd-size filter of SPEC section 3 in the same dispatch: tiles exchange
-// partial sums of the texels on their edges through the data buffer (docs/DESIGN.md).
+// shared memory; an atomic counter elects the last group, which reduces mip 6 further. vkspd
+// cascades the election (the last group of each 64x64 block of tiles runs the next stage on that
+// block), so any size is one dispatch, runs every layer in it (z = layer), and adds the exact
+// odd-size filter of SPEC section 3: tiles exchange partial sums of the texels on their edges
+// through the data buffer (docs/DESIGN.md).
 //
 // Build-time switches (required): VKSPD_FP16 (0/1), VKSPD_QUAD (0/1).
 #if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD)
@@ -35,10 +37,10 @@
 
 layout(local_size_x = VKSPD_GROUP_SIZE) in;
 
-layout(set = 0, binding = VKSPD_BINDING_SOURCE) uniform sampler2D sourceLevel;
-layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2D levelImages[VKSPD_MAX_LEVELS];
+layout(set = 0, binding = VKSPD_BINDING_SOURCE) uniform sampler2DArray sourceLevel;
+layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2DArray levelImages[VKSPD_MAX_LEVELS];
 layout(set = 0, binding = VKSPD_BINDING_COUNTERS) coherent buffer Counters { uint counters[]; };
-layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { vec4 data[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[]; };
 layout(push_constant) uniform Push { PushConstants pc; };
 
 // Shared memory (FP32: 14 KiB, inside Vulkan's guaranteed 16 KiB). ldsA holds half of level 1
@@ -46,24 +48,42 @@ layout(push_constant) uniform Push { PushConstants pc; };
 // neighbours), then levels 3 and 5; ldsB holds levels 2, 4 and 6 (up to 17 x 17).
 shared VEC ldsA[33 * 18];
 shared VEC ldsB[17 * 17];
-shared uint sFinalize;   // bit mask of edges and corners this group finalizes
-shared uint sMipCount;   // mip-6 texels this group made final
-shared uint sIsLast;
+shared uint sFinalize;       // bit mask of edges and corners this group finalizes
+shared uint sMipCount[4];    // texels of the stage's last level made final, for the tiles
+                             // T, T-(1,0), T-(0,1), T-(1,1) (this tile and those it finishes)
+shared uint sElectedCount;   // next-stage tiles this group was elected to run
+shared ivec2 sElected[16];
 
 // Per-group state of the stage being processed.
 int gTid;
-int gStage;       // 0: tiles of the base level; 1: the last group on level 6
-int gLevelBase;   // absolute level of the stage's source
-ivec2 gTile;
+int gStage;       // stage being run: 0 for the dispatch's own tile, then elected blocks
+int gLevelBase;   // level of the stage's source (6 * gStage), relative to the base
+ivec2 gTile;      // tile of the stage
 bool gHasRight, gHasBelow;
+int gLayer;       // layer (z) relative to the first layer of the range
+uint gCounterBase, gDataBase;  // this layer's counters and data texels
 
 uvec2 levelExtent(int absLevel) {
     return max(uvec2(1u), uvec2(pc.extentX, pc.extentY) >> uint(absLevel));
 }
 
-bool depX(int k) { return gStage == 0 && ((pc.depMaskX >> uint(k)) & 1u) != 0u; }
-bool depY(int k) { return gStage == 0 && ((pc.depMaskY >> uint(k)) & 1u) != 0u; }
-bool hasSecondStage() { return (pc.flags & VKSPD_FLAG_SECOND_STAGE) != 0u; }
+bool depX(int k) { return ((pc.stage[gStage].depMask >> uint(k)) & 1u) != 0u; }
+bool depY(int k) { return ((pc.stage[gStage].depMask >> uint(16 + k)) & 1u) != 0u; }
+bool isLastStage() { return gStage + 1 >= int(pc.stages); }
+int stageLevels() { return min(VKSPD_TILE_LEVELS, int(pc.levels) - gLevelBase); }
+
+// The data buffer holds texels of `channels` floats.
+vec4 loadData(uint texel) {
+    uint base = (gDataBase + texel) * pc.channels;
+    vec4 v = vec4(0.0);
+    for (uint c = 0u; c < pc.channels; ++c) v[c] = data[base + c];
+    return v;
+}
+
+void storeData(uint texel, vec4 v) {
+    uint base = (gDataBase + texel) * pc.channels;
+    for (uint c = 0u; c < pc.channels; ++c) data[base + c] = v[c];
+}
 
 // Weights of the exact box filter (SPEC section 3) for destination texel g of a level whose
 // source axis has s texels; the taps are source texels 2g, 2g+1, 2g+2.
@@ -75,37 +95,46 @@ vec3 axisWeights(uint s, int g) {
     return vec3(float(d - g) / fs, float(d) / fs, float(g + 1) / fs);
 }
 
-void storeLevel(int absLevel, ivec2 g, vec4 v) {
+void storeLevel(int level, ivec2 g, vec4 v) {
     // A switch with constant indices: dynamic indexing of storage image arrays is an optional
     // feature (lavapipe lacks it).
-    switch (absLevel) {
-    case 1: imageStore(levelImages[0], g, v); break;
-    case 2: imageStore(levelImages[1], g, v); break;
-    case 3: imageStore(levelImages[2], g, v); break;
-    case 4: imageStore(levelImages[3], g, v); break;
-    case 5: imageStore(levelImages[4], g, v); break;
-    case 6: imageStore(levelImages[5], g, v); break;
-    case 7: imageStore(levelImages[6], g, v); break;
-    case 8: imageStore(levelImages[7], g, v); break;
-    case 9: imageStore(levelImages[8], g, v); break;
-    case 10: imageStore(levelImages[9], g, v); break;
-    case 11: imageStore(levelImages[10], g, v); break;
-    case 12: imageStore(levelImages[11], g, v); break;
+    ivec3 p = ivec3(g, gLayer);
+    switch (level) {
+    case 1: imageStore(levelImages[0], p, v); break;
+    case 2: imageStore(levelImages[1], p, v); break;
+    case 3: imageStore(levelImages[2], p, v); break;
+    case 4: imageStore(levelImages[3], p, v); break;
+    case 5: imageStore(levelImages[4], p, v); break;
+    case 6: imageStore(levelImages[5], p, v); break;
+    case 7: imageStore(levelImages[6], p, v); break;
+    case 8: imageStore(levelImages[7], p, v); break;
+    case 9: imageStore(levelImages[8], p, v); break;
+    case 10: imageStore(levelImages[9], p, v); break;
+    case 11: imageStore(levelImages[10], p, v); break;
+    case 12: imageStore(levelImages[11], p, v); break;
+    case 13: imageStore(levelImages[12], p, v); break;
+    case 14: imageStore(levelImages[13], p, v); break;
+    case 15: imageStore(levelImages[14], p, v); break;
+    case 16: imageStore(levelImages[15], p, v); break;
+    case 17: imageStore(levelImages[16], p, v); break;
+    case 18: imageStore(levelImages[17], p, v); break;
     }
 }
 
 uint recordOf(ivec2 tile) {
-    return pc.recordBase + uint(tile.y * int(pc.tilesX) + tile.x) * uint(VKSPD_RECORD_SIZE);
+    return pc.stage[gStage].records +
+           uint(tile.y * int(pc.stage[gStage].tilesX) + tile.x) * uint(VKSPD_RECORD_SIZE);
 }
 
 // First strip index of level k: 32 + 16 + ... for the levels before it.
 int stripOffset(int k) { return 64 - (128 >> k); }
 
-// A final texel of the stage's last tile level: keep it (full precision) for the second stage.
-void keepMipTexel(int k, ivec2 g, vec4 v) {
-    if (gStage == 0 && k == VKSPD_TILE_LEVELS && hasSecondStage()) {
-        data[uint(g.y) * levelExtent(VKSPD_TILE_LEVELS).x + uint(g.x)] = v;
-        atomicAdd(sMipCount, 1u);
+// A final texel of the stage's last level (the texel of `tile` at level 6): keep it at full
+// precision for the next stage and count it towards that stage's election.
+void keepMipTexel(int k, ivec2 tile, ivec2 g, vec4 v) {
+    if (k == VKSPD_TILE_LEVELS && !isLastStage()) {
+        storeData(pc.stage[gStage].kept + uint(g.y) * levelExtent(gLevelBase + k).x + uint(g.x), v);
+        atomicAdd(sMipCount[(tile.x != gTile.x ? 1 : 0) + (tile.y != gTile.y ? 2 : 0)], 1u);
     }
 }
 
@@ -120,7 +149,7 @@ void emitTexel(int k, ivec2 l, ivec2 g, VEC value) {
     bool xEdge = xPart || xLeft, yEdge = yPart || yUp;
     if (!xEdge && !yEdge) {
         storeLevel(gLevelBase + k, g, v);
-        keepMipTexel(k, g, v);
+        keepMipTexel(k, gTile, g, v);
         return;
     }
     int slot;
@@ -132,7 +161,7 @@ void emitTexel(int k, ivec2 l, ivec2 g, VEC value) {
         slot = (xPart ? (yPart ? VKSPD_REC_CORNER : VKSPD_REC_CORNER_T)
                       : (yPart ? VKSPD_REC_CORNER_L : VKSPD_REC_CORNER_TL)) + k - 1;
     }
-    data[recordOf(gTile) + uint(slot)] = v;
+    storeData(recordOf(gTile) + uint(slot), v);
 }
 
 // Whether this tile produces texel (local l, global g) of level k: inside the level, and on the
@@ -145,8 +174,8 @@ bool outputValid(int k, ivec2 l, ivec2 g, uvec2 e) {
 }
 
 VEC fetchSource(ivec2 p) {
-    if (gStage == 0) return VEC(texelFetch(sourceLevel, p, 0));
-    return VEC(data[uint(p.y) * levelExtent(VKSPD_TILE_LEVELS).x + uint(p.x)]);
+    if (gStage == 0) return VEC(texelFetch(sourceLevel, ivec3(p, gLayer), 0));
+    return VEC(loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x)));
 }
 
 // Texel g of a level from the level above (s texels per axis), using only the source texels in
@@ -328,44 +357,47 @@ int levelOfStripIndex(int i) {
 // The corner texel is left to finishCorner where the lower/right neighbours contribute too.
 void finishEdge(ivec2 tile, int i, bool right) {
     int k = levelOfStripIndex(i);
-    if (k > int(pc.tileLevels) || !(right ? depX(k) : depY(k))) return;
+    if (k > stageLevels() || !(right ? depX(k) : depY(k))) return;
     int n = VKSPD_TILE >> k, j = i - stripOffset(k);
-    bool otherNeighbour = right ? tile.y + 1 < int(pc.tilesY) : tile.x + 1 < int(pc.tilesX);
+    bool otherNeighbour = right ? tile.y + 1 < int(pc.stage[gStage].tilesY)
+                                : tile.x + 1 < int(pc.stage[gStage].tilesX);
     if (otherNeighbour && (right ? depY(k) : depX(k)) && j == n - 1) return;
     ivec2 g = tile * n + (right ? ivec2(n - 1, j) : ivec2(j, n - 1));
-    if (any(greaterThanEqual(g, ivec2(levelExtent(k))))) return;
+    if (any(greaterThanEqual(g, ivec2(levelExtent(gLevelBase + k))))) return;
     ivec2 neighbour = tile + (right ? ivec2(1, 0) : ivec2(0, 1));
     int own = right ? VKSPD_REC_RIGHT : VKSPD_REC_BOTTOM;
     int theirs = right ? VKSPD_REC_LEFT : VKSPD_REC_TOP;
-    vec4 v = data[recordOf(tile) + uint(own + i)] + data[recordOf(neighbour) + uint(theirs + i)];
-    storeLevel(k, g, v);
-    keepMipTexel(k, g, v);
+    vec4 v = loadData(recordOf(tile) + uint(own + i)) + loadData(recordOf(neighbour) + uint(theirs + i));
+    storeLevel(gLevelBase + k, g, v);
+    keepMipTexel(k, tile, g, v);
 }
 
 // The bottom-right corner of `tile` at level k: partials of the four tiles around it.
 void finishCorner(ivec2 tile, int k) {
-    if (k > int(pc.tileLevels) || !depX(k) || !depY(k)) return;
+    if (k > stageLevels() || !depX(k) || !depY(k)) return;
     int n = VKSPD_TILE >> k;
     ivec2 g = tile * n + ivec2(n - 1);
-    if (any(greaterThanEqual(g, ivec2(levelExtent(k))))) return;
-    vec4 v = data[recordOf(tile) + uint(VKSPD_REC_CORNER + k - 1)] +
-             data[recordOf(tile + ivec2(1, 0)) + uint(VKSPD_REC_CORNER_L + k - 1)] +
-             data[recordOf(tile + ivec2(0, 1)) + uint(VKSPD_REC_CORNER_T + k - 1)] +
-             data[recordOf(tile + ivec2(1, 1)) + uint(VKSPD_REC_CORNER_TL + k - 1)];
-    storeLevel(k, g, v);
-    keepMipTexel(k, g, v);
+    if (any(greaterThanEqual(g, ivec2(levelExtent(gLevelBase + k))))) return;
+    vec4 v = loadData(recordOf(tile) + uint(VKSPD_REC_CORNER + k - 1)) +
+             loadData(recordOf(tile + ivec2(1, 0)) + uint(VKSPD_REC_CORNER_L + k - 1)) +
+             loadData(recordOf(tile + ivec2(0, 1)) + uint(VKSPD_REC_CORNER_T + k - 1)) +
+             loadData(recordOf(tile + ivec2(1, 1)) + uint(VKSPD_REC_CORNER_TL + k - 1));
+    storeLevel(gLevelBase + k, g, v);
+    keepMipTexel(k, tile, g, v);
 }
 
-uint counterOf(ivec2 tile, int which) {
-    return 1u + uint(tile.y * int(pc.tilesX) + tile.x) * uint(VKSPD_COUNTERS_PER_TILE) + uint(which);
+uint edgeCounterOf(ivec2 tile, int which) {
+    return gCounterBase + pc.stage[gStage].edgeCounters +
+           uint(tile.y * int(pc.stage[gStage].tilesX) + tile.x) * uint(VKSPD_COUNTERS_PER_TILE) +
+           uint(which);
 }
 
-// Arrives at one edge or corner counter; true for the last of its `participants` tiles, which
-// then owns finishing it and puts the counter back to zero for the next dispatch.
-bool arrive(uint counter, uint participants) {
-    uint before = atomicAdd(counters[counter], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+// Arrives at a counter; true for the arrival that brings it to `target`, which then owns the
+// work behind it and puts the counter back to zero for the next dispatch.
+bool arrive(uint counter, uint amount, uint target) {
+    uint before = atomicAdd(counters[counter], amount, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                             gl_SemanticsAcquireRelease);
-    if (before + 1u != participants) return false;
+    if (before + amount != target) return false;
     atomicStore(counters[counter], 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                 gl_SemanticsRelaxed);
     return true;
@@ -382,22 +414,24 @@ void deviceBarrier() {
                   gl_SemanticsAcquireRelease);
 }
 
+// After the tile: arrive at the counters of the edges and corners this tile shares, and finish
+// those this group arrived at last.
 void finishEdges() {
-    int K = int(pc.tileLevels);
+    int K = stageLevels();
     bool xAny = depX(K), yAny = depY(K);
     ivec2 t = gTile;
     bool left = t.x > 0, up = t.y > 0;
     if (gTid == 0) {
         uint mask = 0u;
-        if (xAny && gHasRight && arrive(counterOf(t, 0), 2u)) mask |= 1u;
-        if (xAny && left && arrive(counterOf(t - ivec2(1, 0), 0), 2u)) mask |= 2u;
-        if (yAny && gHasBelow && arrive(counterOf(t, 1), 2u)) mask |= 4u;
-        if (yAny && up && arrive(counterOf(t - ivec2(0, 1), 1), 2u)) mask |= 8u;
+        if (xAny && gHasRight && arrive(edgeCounterOf(t, 0), 1u, 2u)) mask |= 1u;
+        if (xAny && left && arrive(edgeCounterOf(t - ivec2(1, 0), 0), 1u, 2u)) mask |= 2u;
+        if (yAny && gHasBelow && arrive(edgeCounterOf(t, 1), 1u, 2u)) mask |= 4u;
+        if (yAny && up && arrive(edgeCounterOf(t - ivec2(0, 1), 1), 1u, 2u)) mask |= 8u;
         if (xAny && yAny) {
-            if (gHasRight && gHasBelow && arrive(counterOf(t, 2), 4u)) mask |= 16u;
-            if (left && gHasBelow && arrive(counterOf(t - ivec2(1, 0), 2), 4u)) mask |= 32u;
-            if (up && gHasRight && arrive(counterOf(t - ivec2(0, 1), 2), 4u)) mask |= 64u;
-            if (left && up && arrive(counterOf(t - ivec2(1, 1), 2), 4u)) mask |= 128u;
+            if (gHasRight && gHasBelow && arrive(edgeCounterOf(t, 2), 1u, 4u)) mask |= 16u;
+            if (left && gHasBelow && arrive(edgeCounterOf(t - ivec2(1, 0), 2), 1u, 4u)) mask |= 32u;
+            if (up && gHasRight && arrive(edgeCounterOf(t - ivec2(0, 1), 2), 1u, 4u)) mask |= 64u;
+            if (left && up && arrive(edgeCounterOf(t - ivec2(1, 1), 2), 1u, 4u)) mask |= 128u;
         }
         sFinalize = mask;
     }
@@ -419,44 +453,67 @@ void finishEdges() {
     }
 }
 
-void main() {
-    gTid = int(gl_LocalInvocationIndex);
-    gStage = 0;
-    gLevelBase = 0;
-    gTile = ivec2(gl_WorkGroupID.xy);
-    gHasRight = gTile.x + 1 < int(pc.tilesX);
-    gHasBelow = gTile.y + 1 < int(pc.tilesY);
-    if (gTid == 0) {
-        sMipCount = 0u;
-        sIsLast = 0u;
-    }
+// One stage on one tile: its levels, its shared edges, and the election of the next stage's
+// tiles whose last texel this group made final (appended to sElected).
+void runStage(int stage, ivec2 tile) {
+    gStage = stage;
+    gLevelBase = VKSPD_TILE_LEVELS * stage;
+    gTile = tile;
+    gHasRight = tile.x + 1 < int(pc.stage[stage].tilesX);
+    gHasBelow = tile.y + 1 < int(pc.stage[stage].tilesY);
+    if (gTid < 4) sMipCount[gTid] = 0u;
     barrier();
 
-    processTile(int(pc.tileLevels));
-    if (pc.depMaskX != 0u || pc.depMaskY != 0u) {
+    processTile(stageLevels());
+    if (pc.stage[stage].depMask != 0u) {
         deviceBarrier();
         finishEdges();
     }
-    if (!hasSecondStage()) return;
+    if (isLastStage()) return;
 
-    // Election: the group that makes the last mip-6 texel final computes levels 7 and below.
+    // The tiles whose level-6 texel this group made final (itself, and the ones it finished an
+    // edge or corner for) count towards the 64x64 block of the next stage that holds them; the
+    // arrival that completes a block elects this group to run the next stage on it.
     deviceBarrier();
-    if (gTid == 0 && sMipCount != 0u) {
-        uint before = atomicAdd(counters[VKSPD_COUNTER_GLOBAL], sMipCount, gl_ScopeDevice,
-                                gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
-        if (before + sMipCount == pc.mipTexels) {
-            atomicStore(counters[VKSPD_COUNTER_GLOBAL], 0u, gl_ScopeDevice,
-                        gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-            sIsLast = 1u;
+    if (gTid == 0) {
+        uvec2 kept = levelExtent(gLevelBase + VKSPD_TILE_LEVELS);
+        uint nextTilesX = pc.stage[stage + 1].tilesX;
+        for (int w = 0; w < 4; ++w) {
+            uint count = sMipCount[w];
+            if (count == 0u) continue;
+            ivec2 finished = tile - ivec2(w & 1, w >> 1);
+            ivec2 block = finished / VKSPD_TILE;
+            uvec2 inside = min(uvec2(VKSPD_TILE), kept - uvec2(block) * uint(VKSPD_TILE));
+            uint counter = gCounterBase + pc.stage[stage].electCounters +
+                           uint(block.y) * nextTilesX + uint(block.x);
+            if (arrive(counter, count, inside.x * inside.y)) {
+                sElected[sElectedCount] = block;
+                sElectedCount += 1u;
+            }
         }
     }
     deviceBarrier();
-    if (sIsLast == 0u) return;
+}
 
-    gStage = 1;
-    gLevelBase = VKSPD_TILE_LEVELS;
-    gTile = ivec2(0);
-    gHasRight = false;
-    gHasBelow = false;
-    processTile(int(pc.levels) - VKSPD_TILE_LEVELS);
+void main() {
+    gTid = int(gl_LocalInvocationIndex);
+    gLayer = int(gl_WorkGroupID.z);
+    gCounterBase = uint(gLayer) * pc.countersPerLayer;
+    gDataBase = uint(gLayer) * pc.dataPerLayer;
+    if (gTid == 0) sElectedCount = 0u;
+    barrier();
+
+    runStage(0, ivec2(gl_WorkGroupID.xy));
+    // The blocks this group was elected for, stage after stage. Every thread walks the same
+    // list (read after a barrier), so the loops are uniform.
+    for (int stage = 1; stage < int(pc.stages); ++stage) {
+        uint count = sElectedCount;
+        if (count == 0u) break;
+        ivec2 blocks[16];
+        for (uint b = 0u; b < count; ++b) blocks[b] = sElected[b];
+        barrier();
+        if (gTid == 0) sElectedCount = 0u;
+        barrier();
+        for (uint b = 0u; b < count; ++b) runStage(stage, blocks[b]);
+    }
 }

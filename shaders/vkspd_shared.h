@@ -14,22 +14,23 @@ typedef uint32_t uint;
 #define VKSPD_GROUP_SIZE 256
 #define VKSPD_TILE 64
 #define VKSPD_TILE_LEVELS 6
-// Levels below the base one dispatch writes: two stages of 6 (a 4096x4096 base has 12).
-#define VKSPD_MAX_LEVELS 12
+// Stages of one dispatch: stage s writes levels 6s+1 .. 6s+6 below the base. Stage 0 runs in
+// every group; the last group to finish a 64x64 block of stage-s tiles runs stage s+1 on it.
+// Three stages cover 18 levels: bases up to 262144 texels per side.
+#define VKSPD_MAX_STAGES 3
+#define VKSPD_MAX_LEVELS 18
 
 // Descriptor bindings (set 0).
-#define VKSPD_BINDING_SOURCE 0    // combined image sampler: the base level
-#define VKSPD_BINDING_DEST 1      // storage image[VKSPD_MAX_LEVELS]: levels base+1 ...
-#define VKSPD_BINDING_COUNTERS 2  // storage buffer of uint: election counters
-#define VKSPD_BINDING_DATA 3      // storage buffer of vec4: mip-6 values and tile-edge partials
+#define VKSPD_BINDING_SOURCE 0    // combined image sampler (2D array view): the base level
+#define VKSPD_BINDING_DEST 1      // storage image[VKSPD_MAX_LEVELS] (2D array views): levels base+1..
+#define VKSPD_BINDING_COUNTERS 2  // storage buffer of uint: election and edge counters
+#define VKSPD_BINDING_DATA 3      // storage buffer of float: kept level values and edge partials
 
-// Counters: [0] counts finished mip-6 texels (elects the last group); then per tile
-// (row-major) three counters: right edge, bottom edge, bottom-right corner.
-#define VKSPD_COUNTER_GLOBAL 0
+// Edge counters: per stage tile (row-major), three: right edge, bottom edge, bottom-right corner.
 #define VKSPD_COUNTERS_PER_TILE 3
 
-// Per-tile record of partial sums (vec4 each) for odd sizes; see docs/DESIGN.md. Each strip
-// holds, level after level, 32+16+8+4+2+1 = 63 texels; corners hold one texel per level.
+// Per-tile record of partial sums, in texels of `channels` floats each (docs/DESIGN.md). Each
+// strip holds, level after level, 32+16+8+4+2+1 = 63 texels; corners one texel per level.
 #define VKSPD_STRIP 63
 #define VKSPD_REC_RIGHT 0        // the tile's own last column (its partial)
 #define VKSPD_REC_LEFT 63        // its contribution to the left neighbour's last column
@@ -43,21 +44,30 @@ typedef uint32_t uint;
 
 // Push-constant flags.
 #define VKSPD_FLAG_QUAD_LEVELS_1_2 1u  // levels 1 and 2 are plain 2x2 averages: quad path allowed
-#define VKSPD_FLAG_SECOND_STAGE 2u     // more than 6 levels: the last group computes the rest
+
+// Where one stage keeps its state, per layer. Counter offsets are in uints, data offsets in
+// texels (of `channels` floats) from the start of the layer's region.
+struct StagePush {
+    uint tilesX;          // tiles (groups) of this stage per axis
+    uint tilesY;
+    uint depMask;         // bits 0-7: level k (bit k) of a tile's last column needs its right
+                          // neighbour; bits 16-23: the same for the last row and lower neighbour
+    uint edgeCounters;    // VKSPD_COUNTERS_PER_TILE per tile
+    uint electCounters;   // one per tile of the next stage: level-6 texels of this stage made final
+    uint records;         // VKSPD_RECORD_SIZE texels per tile (when depMask != 0)
+    uint kept;            // this stage's last level (6s+6), full precision, for the next stage
+};
 
 struct PushConstants {
-    uint extentX;      // extent of the base level
+    uint extentX;            // extent of the base level
     uint extentY;
-    uint levels;       // levels written below the base (1 .. VKSPD_MAX_LEVELS)
-    uint tileLevels;   // levels written by the tile stage: min(levels, 6)
-    uint tilesX;       // workgroups of the dispatch
-    uint tilesY;
-    uint depMaskX;     // bit k: a tile's last column of level k needs its right neighbour
-    uint depMaskY;     // bit k: a tile's last row of level k needs its lower neighbour
-    uint flags;        // VKSPD_FLAG_*
-    uint mipTexels;    // texels of level 6 (the second stage's source); the election target
-    uint recordBase;   // vec4 index of the first tile record in the data buffer
-    uint reserved;
+    uint levels;             // levels written below the base (1 .. VKSPD_MAX_LEVELS)
+    uint stages;             // stages of the dispatch: ceil(levels / 6)
+    uint flags;              // VKSPD_FLAG_*
+    uint channels;           // floats per texel in the data buffer (1, 2 or 4)
+    uint countersPerLayer;   // uints of counters per layer (the dispatch's z)
+    uint dataPerLayer;       // texels of data per layer
+    StagePush stage[VKSPD_MAX_STAGES];
 };
 
 #ifdef __cplusplus

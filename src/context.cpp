@@ -225,11 +225,7 @@ Result createContext(const ContextCreateInfo& createInfo, Context* out) {
     Result r = createPipelines(c);
     if (r.ok()) {
         c->slotCount = createInfo.scratchSlots ? createInfo.scratchSlots : 16;
-        // Counters for the largest dispatch this version runs: 64 x 64 tiles.
-        const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
-        c->counterSlotBytes =
-            alignUp(4ull * (1 + 64 * 64 * VKSPD_COUNTERS_PER_TILE), align > 256 ? align : 256);
-        r = createBuffer(c, c->counterSlotBytes * c->slotCount, true, &c->counterBuffer);
+        c->counterSlots.resize(c->slotCount);
         c->dataSlots.resize(c->slotCount);
     }
     if (!r.ok()) {
@@ -243,9 +239,9 @@ Result createContext(const ContextCreateInfo& createInfo, Context* out) {
 void destroyContext(Context c) {
     if (!c) return;
     for (auto& entry : c->views) destroyViews(c, entry.second);
+    for (auto& b : c->counterSlots) destroyBuffer(c, b);
     for (auto& b : c->dataSlots) destroyBuffer(c, b);
     for (auto& b : c->retiredBuffers) destroyBuffer(c, b);
-    destroyBuffer(c, c->counterBuffer);
     for (auto& row : c->pipelines)
         for (VkPipeline p : row) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     if (c->fn.vkDestroyPipelineLayout) {
@@ -279,8 +275,9 @@ bool isFormatSupported(Context c, VkFormat format, std::string* reason) {
     return true;
 }
 
-Result getImageViews(Context c, const MipGenInfo& info, uint32_t levelsBelowBase, ImageViews* out) {
-    ViewKey key{info.image, info.format, info.baseMipLevel, levelsBelowBase, info.baseArrayLayer};
+Result getImageViews(Context c, const MipGenInfo& info, uint32_t levelsBelowBase, uint32_t layers,
+                     ImageViews* out) {
+    ViewKey key{info.image, info.format, info.baseMipLevel, levelsBelowBase, info.baseArrayLayer, layers};
     std::lock_guard<std::mutex> lock(c->mutex);
     auto it = c->views.find(key);
     if (it != c->views.end()) {
@@ -290,9 +287,9 @@ Result getImageViews(Context c, const MipGenInfo& info, uint32_t levelsBelowBase
     ImageViews v;
     VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
     vi.image = info.image;
-    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    vi.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;  // also for 2D images and cube faces
     vi.format = info.format;
-    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, info.baseMipLevel, 1, info.baseArrayLayer, 1};
+    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, info.baseMipLevel, 1, info.baseArrayLayer, layers};
     VkResult r = c->fn.vkCreateImageView(c->device(), &vi, c->allocator(), &v.source);
     for (uint32_t i = 0; r == VK_SUCCESS && i < levelsBelowBase; ++i) {
         vi.subresourceRange.baseMipLevel = info.baseMipLevel + 1 + i;
@@ -320,24 +317,34 @@ void forgetImage(Context c, VkImage image) {
     }
 }
 
+namespace {
+
+// Makes `slot` hold at least `bytes`: a new buffer of the next power of two of at least 64 KiB.
+// The outgrown one may still be used by recorded work, so it is kept until destroyContext.
+Result growSlot(ContextT* c, OwnedBuffer& slot, VkDeviceSize bytes, bool hostZeroed) {
+    if (slot.size >= bytes) return {};
+    VkDeviceSize size = 64 << 10;
+    while (size < bytes) size *= 2;
+    OwnedBuffer grown;
+    Result r = createBuffer(c, size, hostZeroed, &grown);
+    if (!r.ok()) return r;
+    if (slot.buffer) c->retiredBuffers.push_back(slot);
+    slot = grown;
+    return {};
+}
+
+}  // namespace
+
 Result acquireScratch(Context c, const Plan& plan, ScratchRange* range) {
     uint32_t slot = c->nextSlot.fetch_add(1, std::memory_order_relaxed) % c->slotCount;
-    range->counters = c->counterBuffer.buffer;
-    range->countersOffset = VkDeviceSize(slot) * c->counterSlotBytes;
     std::lock_guard<std::mutex> lock(c->mutex);
-    OwnedBuffer& data = c->dataSlots[slot];
-    if (data.size < plan.dataBytes) {
-        // Grow to the next power of two of at least 1 MiB; the old buffer may still be used by
-        // recorded work, so it is kept until the context is destroyed.
-        VkDeviceSize size = 1 << 20;
-        while (size < plan.dataBytes) size *= 2;
-        OwnedBuffer grown;
-        Result r = createBuffer(c, size, false, &grown);
-        if (!r.ok()) return r;
-        if (data.buffer) c->retiredBuffers.push_back(data);
-        data = grown;
-    }
-    range->data = data.buffer;
+    // Counters start at zero (host-filled) and every dispatch leaves them at zero.
+    Result r = growSlot(c, c->counterSlots[slot], plan.counterBytes, true);
+    if (r.ok()) r = growSlot(c, c->dataSlots[slot], plan.dataBytes, false);
+    if (!r.ok()) return r;
+    range->counters = c->counterSlots[slot].buffer;
+    range->countersOffset = 0;
+    range->data = c->dataSlots[slot].buffer;
     range->dataOffset = 0;
     return {};
 }

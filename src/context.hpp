@@ -35,8 +35,8 @@ struct ImageViews {
     std::array<VkImageView, VKSPD_MAX_LEVELS> levels{};
 };
 
-// (image, format, base level, levels below it, layer)
-using ViewKey = std::tuple<VkImage, VkFormat, uint32_t, uint32_t, uint32_t>;
+// (image, format, base level, levels below it, first layer, layers)
+using ViewKey = std::tuple<VkImage, VkFormat, uint32_t, uint32_t, uint32_t, uint32_t>;
 
 // A scratch range for one dispatch.
 struct ScratchRange {
@@ -60,12 +60,11 @@ struct vkspd::ContextT {
     VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
     VkPipeline pipelines[2][2] = {};  // [fp16][quad]; null where the device cannot run it
 
-    // Internal scratch ring: one host-zeroed counter buffer cut into slots, and one data buffer
-    // per slot that grows to the largest dispatch seen (old ones are kept until destruction,
-    // since recorded work may still use them).
+    // Internal scratch ring: per slot, a host-zeroed counter buffer and a device-local data
+    // buffer, each growing to the largest dispatch seen (outgrown ones are kept until
+    // destruction, since recorded work may still use them).
     uint32_t slotCount = 0;
-    VkDeviceSize counterSlotBytes = 0;
-    OwnedBuffer counterBuffer;
+    std::vector<OwnedBuffer> counterSlots;
     std::vector<OwnedBuffer> dataSlots;
     std::vector<OwnedBuffer> retiredBuffers;
     std::atomic<uint32_t> nextSlot{0};
@@ -81,7 +80,7 @@ namespace vkspd {
 
 // Helpers in context.cpp used by record.cpp.
 Result getImageViews(Context context, const MipGenInfo& info, uint32_t levelsBelowBase,
-                     ImageViews* views);
+                     uint32_t layers, ImageViews* views);
 Result acquireScratch(Context context, const Plan& plan, ScratchRange* range);
 VkDeviceSize alignUp(VkDeviceSize value, VkDeviceSize alignment);
 

@@ -7,30 +7,32 @@
 namespace vkspd {
 namespace {
 
-// Bit k (1..levels) set when level k of a tile's last column along this axis reads texels of the
-// next tile: some level above it, from 0 to k-1, has an odd extent > 1 (three-tap filter).
-uint32_t dependencyMask(uint32_t extent, uint32_t levels) {
+// Bit k (1..levels) set when level `first + k - 1` of a tile's last column along this axis reads
+// texels of the next tile: some level from first-1 to first+k-2 has an odd extent > 1.
+uint32_t dependencyMask(uint32_t extent, uint32_t first, uint32_t levels) {
     uint32_t mask = 0;
     bool odd = false;
     for (uint32_t k = 1; k <= levels; ++k) {
-        uint32_t above = mipExtent(extent, k - 1);
+        uint32_t above = mipExtent(extent, first + k - 2);
         odd = odd || (above > 1 && (above & 1u));
         if (odd) mask |= 1u << k;
     }
     return mask;
 }
 
+uint32_t tilesFor(uint32_t extent) { return (extent + VKSPD_TILE - 1) / VKSPD_TILE; }
+
 }  // namespace
 
-bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, Plan* plan,
-              std::string* error) {
+bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_t layers,
+              uint32_t channels, Plan* plan, std::string* error) {
     *plan = Plan{};
     if (width == 0 || height == 0) {
         if (error) *error = "extent " + std::to_string(width) + "x" + std::to_string(height) +
                             " is empty: both sides must be at least 1";
         return false;
     }
-    uint32_t full = fullMipCount(width, height) - 1;
+    const uint32_t full = fullMipCount(width, height) - 1;
     if (levelsBelowBase > full) {
         if (error) *error = std::to_string(levelsBelowBase) + " levels below a " +
                             std::to_string(width) + "x" + std::to_string(height) +
@@ -40,32 +42,59 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, Plan* p
     if (levelsBelowBase > VKSPD_MAX_LEVELS) {
         if (error) *error = "a " + std::to_string(width) + "x" + std::to_string(height) +
                             " base needs " + std::to_string(levelsBelowBase) +
-                            " levels; this version writes at most " +
-                            std::to_string(VKSPD_MAX_LEVELS) + " (bases up to 4096x4096)";
+                            " levels; one dispatch writes at most " +
+                            std::to_string(VKSPD_MAX_LEVELS);
+        return false;
+    }
+    if (layers == 0 || (channels != 1 && channels != 2 && channels != 4)) {
+        if (error) *error = "layers must be at least 1 and channels 1, 2 or 4";
         return false;
     }
     Plan p;
     p.width = width;
     p.height = height;
     p.levels = levelsBelowBase;
-    p.tileLevels = std::min<uint32_t>(levelsBelowBase, VKSPD_TILE_LEVELS);
-    p.tilesX = (width + VKSPD_TILE - 1) / VKSPD_TILE;
-    p.tilesY = (height + VKSPD_TILE - 1) / VKSPD_TILE;
-    // A dependency only matters where there is a neighbour to depend on.
-    p.depMaskX = p.tilesX > 1 ? dependencyMask(width, p.tileLevels) : 0;
-    p.depMaskY = p.tilesY > 1 ? dependencyMask(height, p.tileLevels) : 0;
-    p.quadLevels12 = p.tileLevels >= 2 && (width % 2 == 0) && (height % 2 == 0) &&
-                     (mipExtent(width, 1) % 2 == 0) && (mipExtent(height, 1) % 2 == 0);
-    p.secondStage = p.levels > VKSPD_TILE_LEVELS;
-    if (p.secondStage) {
-        p.mipTexels = mipExtent(width, VKSPD_TILE_LEVELS) * mipExtent(height, VKSPD_TILE_LEVELS);
+    p.layers = layers;
+    p.channels = channels;
+    p.stageCount = (levelsBelowBase + VKSPD_TILE_LEVELS - 1) / VKSPD_TILE_LEVELS;
+    uint64_t counters = 0, data = 0;
+    for (uint32_t s = 0; s < p.stageCount; ++s) {
+        StagePlan& st = p.stages[s];
+        const uint32_t source = s * VKSPD_TILE_LEVELS;
+        st.firstLevel = source + 1;
+        st.levels = std::min<uint32_t>(VKSPD_TILE_LEVELS, levelsBelowBase - source);
+        st.sourceWidth = mipExtent(width, source);
+        st.sourceHeight = mipExtent(height, source);
+        st.tilesX = tilesFor(st.sourceWidth);
+        st.tilesY = tilesFor(st.sourceHeight);
+        // A dependency only matters where there is a neighbour to depend on.
+        st.depMaskX = st.tilesX > 1 ? dependencyMask(width, st.firstLevel, st.levels) : 0;
+        st.depMaskY = st.tilesY > 1 ? dependencyMask(height, st.firstLevel, st.levels) : 0;
+        const uint32_t tiles = st.tilesX * st.tilesY;
+        const bool last = s + 1 == p.stageCount;
+        st.edgeCounters = uint32_t(counters);
+        if (st.depMaskX || st.depMaskY) counters += uint64_t(tiles) * VKSPD_COUNTERS_PER_TILE;
+        st.electCounters = uint32_t(counters);
+        if (!last) {
+            st.keptWidth = mipExtent(width, source + VKSPD_TILE_LEVELS);
+            st.keptHeight = mipExtent(height, source + VKSPD_TILE_LEVELS);
+            counters += uint64_t(tilesFor(st.keptWidth)) * tilesFor(st.keptHeight);
+        }
+        st.records = uint32_t(data);
+        if (st.depMaskX || st.depMaskY) data += uint64_t(tiles) * VKSPD_RECORD_SIZE;
+        st.kept = uint32_t(data);
+        data += uint64_t(st.keptWidth) * st.keptHeight;
     }
-    uint32_t tiles = p.tilesX * p.tilesY;
-    p.recordCount = (p.depMaskX || p.depMaskY) ? tiles : 0;
-    p.counterCount = 1 + tiles * VKSPD_COUNTERS_PER_TILE;
-    p.counterBytes = uint64_t(p.counterCount) * 4;
-    p.dataBytes = (uint64_t(p.mipTexels) + uint64_t(p.recordCount) * VKSPD_RECORD_SIZE) * 16;
-    if (p.dataBytes == 0) p.dataBytes = 16;  // a binding needs a non-empty range
+    p.quadLevels12 = p.stages[0].levels >= 2 && width % 2 == 0 && height % 2 == 0 &&
+                     mipExtent(width, 1) % 2 == 0 && mipExtent(height, 1) % 2 == 0;
+    if (counters > UINT32_MAX / 2 || data * channels > UINT32_MAX / 2) {
+        if (error) *error = "the scratch layout of this request exceeds 32-bit indexing";
+        return false;
+    }
+    p.countersPerLayer = uint32_t(counters);
+    p.dataPerLayer = uint32_t(data);
+    p.counterBytes = std::max<uint64_t>(4, counters * 4 * layers);
+    p.dataBytes = std::max<uint64_t>(16, data * 4 * channels * layers);
     *plan = p;
     return true;
 }
@@ -75,15 +104,21 @@ shader::PushConstants pushConstantsFor(const Plan& plan) {
     pc.extentX = plan.width;
     pc.extentY = plan.height;
     pc.levels = plan.levels;
-    pc.tileLevels = plan.tileLevels;
-    pc.tilesX = plan.tilesX;
-    pc.tilesY = plan.tilesY;
-    pc.depMaskX = plan.depMaskX;
-    pc.depMaskY = plan.depMaskY;
-    pc.flags = (plan.quadLevels12 ? VKSPD_FLAG_QUAD_LEVELS_1_2 : 0u) |
-               (plan.secondStage ? VKSPD_FLAG_SECOND_STAGE : 0u);
-    pc.mipTexels = plan.mipTexels;
-    pc.recordBase = plan.mipTexels;
+    pc.stages = plan.stageCount;
+    pc.flags = plan.quadLevels12 ? VKSPD_FLAG_QUAD_LEVELS_1_2 : 0u;
+    pc.channels = plan.channels;
+    pc.countersPerLayer = plan.countersPerLayer;
+    pc.dataPerLayer = plan.dataPerLayer;
+    for (uint32_t s = 0; s < plan.stageCount; ++s) {
+        const StagePlan& st = plan.stages[s];
+        pc.stage[s].tilesX = st.tilesX;
+        pc.stage[s].tilesY = st.tilesY;
+        pc.stage[s].depMask = st.depMaskX | (st.depMaskY << 16);
+        pc.stage[s].edgeCounters = st.edgeCounters;
+        pc.stage[s].electCounters = st.electCounters;
+        pc.stage[s].records = st.records;
+        pc.stage[s].kept = st.kept;
+    }
     return pc;
 }
 

@@ -1,6 +1,6 @@
 // The dispatch planner: everything about one generateMips call that is plain arithmetic — levels,
-// workgroups, which tile edges depend on their neighbours, scratch layout and push constants.
-// No Vulkan calls here, so it is unit-tested without a GPU.
+// stages, workgroups, which tile edges depend on their neighbours, scratch layout and push
+// constants. No Vulkan calls here, so it is unit-tested without a GPU.
 #pragma once
 
 #include "../shaders/vkspd_shared.h"
@@ -10,27 +10,44 @@
 
 namespace vkspd {
 
-struct Plan {
-    uint32_t width = 0, height = 0;   // Extent of the base level.
-    uint32_t levels = 0;              // Levels written below the base.
-    uint32_t tileLevels = 0;          // Levels written by the tile stage: min(levels, 6).
-    uint32_t tilesX = 0, tilesY = 0;  // Workgroups of the one dispatch.
-    uint32_t depMaskX = 0, depMaskY = 0;  // Bit k: a tile's last column/row of level k needs
-                                          // its neighbour's partial sums.
-    bool quadLevels12 = false;        // Levels 1 and 2 are plain 2x2 averages.
-    bool secondStage = false;         // The elected last group computes levels 7 and below.
-    uint32_t mipTexels = 0;           // Texels of level 6 (second-stage source); 0 without it.
-    uint32_t counterCount = 0;        // uint counters the dispatch uses.
-    uint32_t recordCount = 0;         // Tile records (0 unless some level is odd).
-    uint64_t counterBytes = 0;        // Bytes of the counter region.
-    uint64_t dataBytes = 0;           // Bytes of the data region (mip-6 values, records).
+// One stage: tiles of 64x64 texels of level 6s (relative to the base) reduced to level 6s+6.
+struct StagePlan {
+    uint32_t firstLevel = 0;          // first level it writes (6s+1)
+    uint32_t levels = 0;              // levels it writes (1..6)
+    uint32_t sourceWidth = 0, sourceHeight = 0;  // extent of level 6s
+    uint32_t tilesX = 0, tilesY = 0;  // 64x64 tiles of its source
+    uint32_t depMaskX = 0, depMaskY = 0;  // bit k: a tile's last column/row of its k-th level
+                                          // needs the neighbour's partial sums
+    uint32_t edgeCounters = 0;        // uint offset in a layer's counters
+    uint32_t electCounters = 0;       // uint offset: one per next-stage tile (0 count if last)
+    uint32_t records = 0;             // texel offset in a layer's data (records, when dependent)
+    uint32_t kept = 0;                // texel offset of its last level, kept for the next stage
+    uint32_t keptWidth = 0, keptHeight = 0;  // extent of that level (0 if last stage)
 };
 
-// Levels written for a base of width x height when the caller asked for `levelCount` levels
-// including the base (0 = the full chain). Computes the plan; returns false with a message when
-// the request cannot run in one dispatch of this version (levels beyond VKSPD_MAX_LEVELS).
-bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, Plan* plan,
-              std::string* error);
+struct Plan {
+    uint32_t width = 0, height = 0;   // extent of the base level
+    uint32_t levels = 0;              // levels written below the base
+    uint32_t layers = 1;              // layers, one per workgroup z
+    uint32_t channels = 4;            // floats per data texel
+    uint32_t stageCount = 0;          // ceil(levels / 6)
+    StagePlan stages[VKSPD_MAX_STAGES];
+    bool quadLevels12 = false;        // levels 1 and 2 are plain 2x2 averages
+    uint32_t countersPerLayer = 0;    // uints
+    uint32_t dataPerLayer = 0;        // texels
+    uint64_t counterBytes = 0;        // all layers
+    uint64_t dataBytes = 0;           // all layers (at least 16: a binding needs a range)
+
+    // The dispatch: stage 0's tiles, one z per layer.
+    uint32_t groupsX() const { return stages[0].tilesX; }
+    uint32_t groupsY() const { return stages[0].tilesY; }
+};
+
+// Plans `levelsBelowBase` levels of a width x height base over `layers` layers, keeping
+// `channels` floats per data texel. Returns false with a message when it cannot be done in one
+// dispatch (empty extent, more levels than the base has or than VKSPD_MAX_LEVELS).
+bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_t layers,
+              uint32_t channels, Plan* plan, std::string* error);
 
 // The push constants the shader reads for `plan`.
 shader::PushConstants pushConstantsFor(const Plan& plan);

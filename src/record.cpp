@@ -23,6 +23,7 @@ struct Request {
     Plan plan;
     FormatInfo format;
     uint32_t levelCount = 0;  // levels in the range including the base
+    uint32_t layerCount = 0;  // layers in the range
     bool fp16 = false;
     bool quad = false;
 };
@@ -61,6 +62,22 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_UNKNOWN, "mip range " + levelRange(info.baseMipLevel, req->levelCount) +
                                           " exceeds the image's " +
                                           std::to_string(info.imageMipLevels) + " levels");
+    if (info.imageArrayLayers == 0)
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::imageArrayLayers must be at least 1");
+    if (info.baseArrayLayer >= info.imageArrayLayers)
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::baseArrayLayer " +
+                                          std::to_string(info.baseArrayLayer) +
+                                          " is past the image's " +
+                                          std::to_string(info.imageArrayLayers) + " layers");
+    req->layerCount = info.layerCount ? info.layerCount : info.imageArrayLayers - info.baseArrayLayer;
+    if (info.baseArrayLayer + req->layerCount > info.imageArrayLayers)
+        return fail(VK_ERROR_UNKNOWN, "layer range " + levelRange(info.baseArrayLayer, req->layerCount) +
+                                          " exceeds the image's " +
+                                          std::to_string(info.imageArrayLayers) + " layers");
+    if (req->layerCount > c->properties.limits.maxComputeWorkGroupCount[2])
+        return fail(VK_ERROR_UNKNOWN, std::to_string(req->layerCount) +
+                                          " layers exceed the device's maxComputeWorkGroupCount[2] " +
+                                          std::to_string(c->properties.limits.maxComputeWorkGroupCount[2]));
     if (info.before.layout == VK_IMAGE_LAYOUT_UNDEFINED ||
         info.before.layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
         return fail(VK_ERROR_UNKNOWN,
@@ -74,7 +91,8 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     const uint32_t baseWidth = mipExtent(info.extent.width, info.baseMipLevel);
     const uint32_t baseHeight = mipExtent(info.extent.height, info.baseMipLevel);
     std::string error;
-    if (!makePlan(baseWidth, baseHeight, req->levelCount - 1, &req->plan, &error))
+    if (!makePlan(baseWidth, baseHeight, req->levelCount - 1, req->layerCount, req->format.channels,
+                  &req->plan, &error))
         return fail(VK_ERROR_UNKNOWN, "mip range " + levelRange(info.baseMipLevel, req->levelCount) +
                                           ": " + error);
 
@@ -147,10 +165,10 @@ struct Barrier {
     bool scratch;  // also order the previous dispatch's scratch accesses before this one
 };
 
-void recordBarrier(Context c, VkCommandBuffer cmd, const MipGenInfo& info, uint32_t levelCount,
+void recordBarrier(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req,
                    const Barrier& b) {
-    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, info.baseMipLevel, levelCount,
-                                        info.baseArrayLayer, 1};
+    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, info.baseMipLevel, req.levelCount,
+                                        info.baseArrayLayer, req.layerCount};
     const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     const VkAccessFlags2 scratchAccess = VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
                                          VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
@@ -206,12 +224,15 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
     if (!r.ok()) return r;
     if (d) {
         *d = DispatchDescription{};
-        d->groupsX = req.plan.levels ? req.plan.tilesX : 0;
-        d->groupsY = req.plan.levels ? req.plan.tilesY : 0;
+        d->groupsX = req.plan.levels ? req.plan.groupsX() : 0;
+        d->groupsY = req.plan.levels ? req.plan.groupsY() : 0;
+        d->groupsZ = req.plan.levels ? req.plan.layers : 0;
+        d->stages = req.plan.stageCount;
         d->levelsWritten = req.plan.levels;
         d->fp16 = req.fp16;
         d->quad = req.quad;
-        d->exactOddEdges = req.plan.recordCount != 0;
+        for (uint32_t st = 0; st < req.plan.stageCount; ++st)
+            d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
         d->scratchBytes = userScratchBytes(c, req.plan);
     }
     return {};
@@ -240,7 +261,7 @@ Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
         // Nothing to compute: only the state change the caller asked for.
         if (info.before.layout != info.after.layout || info.before.stages != info.after.stages ||
             info.before.access != info.after.access)
-            recordBarrier(c, cmd, info, req.levelCount,
+            recordBarrier(c, cmd, info, req,
                           {info.before.stages, info.after.stages, info.before.access,
                            info.after.access, info.before.layout, info.after.layout, false});
         return {};
@@ -248,7 +269,7 @@ Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
 
     // Everything that can fail happens before the first command is recorded.
     ImageViews views;
-    r = getImageViews(c, info, plan.levels, &views);
+    r = getImageViews(c, info, plan.levels, req.layerCount, &views);
     if (!r.ok()) return r;
     ScratchRange scratch;
     VkDeviceSize countersRange = plan.counterBytes, dataRange = plan.dataBytes;
@@ -265,7 +286,7 @@ Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
     if (!pipeline)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "generateMips: no pipeline for this variant");
 
-    recordBarrier(c, cmd, info, req.levelCount,
+    recordBarrier(c, cmd, info, req,
                   {info.before.stages, compute, info.before.access, shaderAccess,
                    info.before.layout, VK_IMAGE_LAYOUT_GENERAL, true});
 
@@ -302,9 +323,9 @@ Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
     c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipelineLayout, 0, 4,
                                     writes);
     c->fn.vkCmdPushConstants(cmd, c->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-    c->fn.vkCmdDispatch(cmd, plan.tilesX, plan.tilesY, 1);
+    c->fn.vkCmdDispatch(cmd, plan.groupsX(), plan.groupsY(), plan.layers);
 
-    recordBarrier(c, cmd, info, req.levelCount,
+    recordBarrier(c, cmd, info, req,
                   {compute, info.after.stages, shaderAccess, info.after.access,
                    VK_IMAGE_LAYOUT_GENERAL, info.after.layout, false});
     return {};

@@ -8,71 +8,91 @@ using vkspd::Plan;
 
 namespace {
 
-Plan plan(uint32_t w, uint32_t h, uint32_t levels = UINT32_MAX) {
+Plan plan(uint32_t w, uint32_t h, uint32_t levels = UINT32_MAX, uint32_t layers = 1,
+          uint32_t channels = 4) {
     Plan p;
     std::string error;
     if (levels == UINT32_MAX) levels = vkspd::fullMipCount(w, h) - 1;
-    EXPECT_TRUE(vkspd::makePlan(w, h, levels, &p, &error)) << error;
+    EXPECT_TRUE(vkspd::makePlan(w, h, levels, layers, channels, &p, &error)) << error;
     return p;
 }
 
 }  // namespace
 
-TEST(Planner, GroupsAreTilesOf64) {
-    EXPECT_EQ(plan(1, 1).tilesX, 1u);
-    EXPECT_EQ(plan(64, 64).tilesX, 1u);
-    EXPECT_EQ(plan(65, 63).tilesX, 2u);
-    EXPECT_EQ(plan(65, 63).tilesY, 1u);
-    EXPECT_EQ(plan(4096, 4096).tilesX, 64u);
-    EXPECT_EQ(plan(4095, 3).tilesX, 64u);
-    EXPECT_EQ(plan(4095, 3).tilesY, 1u);
-    EXPECT_EQ(plan(1920, 1080).tilesX, 30u);
-    EXPECT_EQ(plan(1920, 1080).tilesY, 17u);
+TEST(Planner, GroupsAreTilesOf64AndLayers) {
+    EXPECT_EQ(plan(1, 1).groupsX(), 0u);  // nothing to write: no dispatch
+    EXPECT_EQ(plan(2, 2).groupsX(), 1u);
+    EXPECT_EQ(plan(64, 64).groupsX(), 1u);
+    EXPECT_EQ(plan(65, 63).groupsX(), 2u);
+    EXPECT_EQ(plan(65, 63).groupsY(), 1u);
+    EXPECT_EQ(plan(4096, 4096).groupsX(), 64u);
+    EXPECT_EQ(plan(4095, 3).groupsX(), 64u);
+    EXPECT_EQ(plan(1920, 1080).groupsX(), 30u);
+    EXPECT_EQ(plan(1920, 1080).groupsY(), 17u);
+    EXPECT_EQ(plan(32768, 32768).groupsX(), 512u);
+    EXPECT_EQ(plan(256, 256, UINT32_MAX, 7).layers, 7u);
 }
 
-TEST(Planner, LevelsAndStages) {
+TEST(Planner, StagesCascadeEverySixLevels) {
     Plan p = plan(4096, 4096);
     EXPECT_EQ(p.levels, 12u);
-    EXPECT_EQ(p.tileLevels, 6u);
-    EXPECT_TRUE(p.secondStage);
-    EXPECT_EQ(p.mipTexels, 64u * 64u);
+    EXPECT_EQ(p.stageCount, 2u);
+    EXPECT_EQ(p.stages[0].levels, 6u);
+    EXPECT_EQ(p.stages[1].firstLevel, 7u);
+    EXPECT_EQ(p.stages[1].levels, 6u);
+    EXPECT_EQ(p.stages[1].tilesX, 1u);
+    EXPECT_EQ(p.stages[0].keptWidth, 64u);
+
+    Plan big = plan(32768, 32768);
+    EXPECT_EQ(big.levels, 15u);
+    EXPECT_EQ(big.stageCount, 3u);
+    EXPECT_EQ(big.stages[1].sourceWidth, 512u);
+    EXPECT_EQ(big.stages[1].tilesX, 8u);
+    EXPECT_EQ(big.stages[2].tilesX, 1u);
+    EXPECT_EQ(big.stages[2].levels, 3u);
+    EXPECT_EQ(big.stages[1].keptWidth, 8u);
+    EXPECT_EQ(big.stages[2].keptWidth, 0u);  // last stage keeps nothing
+
+    Plan thin = plan(16384, 64);
+    EXPECT_EQ(thin.levels, 14u);
+    EXPECT_EQ(thin.stageCount, 3u);
+    EXPECT_EQ(thin.stages[1].sourceWidth, 256u);
+    EXPECT_EQ(thin.stages[1].sourceHeight, 1u);
+    EXPECT_EQ(thin.stages[1].tilesX, 4u);
+
     Plan small = plan(64, 64);
-    EXPECT_EQ(small.levels, 6u);
-    EXPECT_FALSE(small.secondStage);
-    EXPECT_EQ(small.mipTexels, 0u);
-    Plan one = plan(1, 1);
-    EXPECT_EQ(one.levels, 0u);
-    Plan thin = plan(4095, 3);
-    EXPECT_EQ(thin.levels, 11u);
-    EXPECT_EQ(thin.mipTexels, 63u * 1u);
+    EXPECT_EQ(small.stageCount, 1u);
+    EXPECT_EQ(plan(1, 1).stageCount, 0u);
     Plan partial = plan(1024, 1024, 3);
     EXPECT_EQ(partial.levels, 3u);
-    EXPECT_EQ(partial.tileLevels, 3u);
+    EXPECT_EQ(partial.stages[0].levels, 3u);
 }
 
-TEST(Planner, DependencyMasksFollowOddLevels) {
+TEST(Planner, DependencyMasksFollowOddLevelsPerStage) {
     // 1080 rows: 1080 540 270 135 67 33 16: odd at levels 3, 4, 5, so levels 4..6 of a tile's
     // last row read the next tile.
     Plan hd = plan(1920, 1080);
-    EXPECT_EQ(hd.depMaskX, 0u);
-    EXPECT_EQ(hd.depMaskY, (1u << 4) | (1u << 5) | (1u << 6));
-    EXPECT_NE(hd.recordCount, 0u);
-    // Every level of 4095 is odd.
+    EXPECT_EQ(hd.stages[0].depMaskX, 0u);
+    EXPECT_EQ(hd.stages[0].depMaskY, (1u << 4) | (1u << 5) | (1u << 6));
+    // Every level of 4095 is odd; the second stage is a single tile, so nothing depends there.
     Plan odd = plan(4095, 4095);
-    EXPECT_EQ(odd.depMaskX, 0x7Eu);
-    EXPECT_EQ(odd.depMaskY, 0x7Eu);
-    // One tile has no neighbour to depend on.
-    Plan single = plan(63, 63);
-    EXPECT_EQ(single.depMaskX, 0u);
-    EXPECT_EQ(single.recordCount, 0u);
-    // Powers of two never depend.
+    EXPECT_EQ(odd.stages[0].depMaskX, 0x7Eu);
+    EXPECT_EQ(odd.stages[1].depMaskX, 0u);
+    // 12289 wide: the second stage has 192 texels of source (three tiles), odd at its level 0.
+    Plan wide = plan(12289, 65);
+    EXPECT_EQ(wide.stages[1].sourceWidth, 192u);
+    EXPECT_EQ(wide.stages[1].tilesX, 3u);
+    EXPECT_EQ(wide.stages[1].depMaskX, 0u);  // 192 96 48 24 12 6: all even
+    Plan wideOdd = plan(16383, 3);
+    EXPECT_EQ(wideOdd.stages[1].sourceWidth, 255u);
+    EXPECT_EQ(wideOdd.stages[1].depMaskX, 0x7Eu);
+    // One tile has no neighbour to depend on; powers of two never depend.
+    EXPECT_EQ(plan(63, 63).stages[0].depMaskX, 0u);
     Plan pot = plan(4096, 2048);
-    EXPECT_EQ(pot.depMaskX | pot.depMaskY, 0u);
-    EXPECT_EQ(pot.recordCount, 0u);
-    // 127 wide: two tiles, 127 is odd at level 0, so every level depends.
-    EXPECT_EQ(plan(127, 129).depMaskX, 0x7Eu);
+    EXPECT_EQ(pot.stages[0].depMaskX | pot.stages[0].depMaskY, 0u);
+    EXPECT_EQ(plan(127, 129).stages[0].depMaskX, 0x7Eu);
     // A 1-texel axis is never "odd" in the three-tap sense.
-    EXPECT_EQ(plan(1, 4095).depMaskX, 0u);
+    EXPECT_EQ(plan(1, 4095).stages[0].depMaskX, 0u);
 }
 
 TEST(Planner, QuadPathOnlyWhereLevelsOneAndTwoAreEven) {
@@ -84,31 +104,43 @@ TEST(Planner, QuadPathOnlyWhereLevelsOneAndTwoAreEven) {
     EXPECT_TRUE(plan(4, 4).quadLevels12);
 }
 
-TEST(Planner, ScratchLayout) {
-    Plan p = plan(4095, 4095);
-    EXPECT_EQ(p.counterCount, 1u + 64u * 64u * 3u);
-    EXPECT_EQ(p.counterBytes, 4u * p.counterCount);
-    EXPECT_EQ(p.recordCount, 64u * 64u);
-    EXPECT_EQ(p.dataBytes, 16ull * (63 * 63 + 64ull * 64 * VKSPD_RECORD_SIZE));
+TEST(Planner, ScratchLayoutPerLayer) {
+    Plan p = plan(4095, 4095, UINT32_MAX, 1, 4);
+    // Stage 0: edge counters for 64x64 tiles, then one election counter (stage 1 has one tile).
+    EXPECT_EQ(p.stages[0].edgeCounters, 0u);
+    EXPECT_EQ(p.stages[0].electCounters, 64u * 64u * 3u);
+    EXPECT_EQ(p.countersPerLayer, 64u * 64u * 3u + 1u);
+    // Data: stage-0 records, then the 63x63 kept level 6.
+    EXPECT_EQ(p.stages[0].records, 0u);
+    EXPECT_EQ(p.stages[0].kept, 64u * 64u * VKSPD_RECORD_SIZE);
+    EXPECT_EQ(p.dataPerLayer, 64u * 64u * VKSPD_RECORD_SIZE + 63u * 63u);
+    EXPECT_EQ(p.dataBytes, uint64_t(p.dataPerLayer) * 16u);
+    // Channels and layers scale the data.
+    Plan r = plan(4095, 4095, UINT32_MAX, 6, 1);
+    EXPECT_EQ(r.dataBytes, uint64_t(r.dataPerLayer) * 4u * 6u);
+    EXPECT_EQ(r.counterBytes, uint64_t(r.countersPerLayer) * 4u * 6u);
+    // Without odd levels there are no records or edge counters.
+    Plan even = plan(4096, 4096);
+    EXPECT_EQ(even.countersPerLayer, 1u);
+    EXPECT_EQ(even.dataPerLayer, 64u * 64u);
     auto pc = vkspd::pushConstantsFor(p);
-    EXPECT_EQ(pc.recordBase, p.mipTexels);
-    EXPECT_EQ(pc.flags & VKSPD_FLAG_SECOND_STAGE, VKSPD_FLAG_SECOND_STAGE);
-    EXPECT_EQ(pc.tilesX, 64u);
-    EXPECT_EQ(sizeof(pc), 48u);
+    EXPECT_EQ(pc.stages, 2u);
+    EXPECT_EQ(pc.stage[0].tilesX, 64u);
+    EXPECT_EQ(pc.stage[0].depMask, 0x7Eu | (0x7Eu << 16));
+    EXPECT_LE(sizeof(pc), 128u);  // Vulkan's guaranteed maxPushConstantsSize
 }
 
 TEST(Planner, RecordLayoutIsConsistent) {
-    // Four strips of 32+16+8+4+2+1 texels and four corners of one texel per level.
     EXPECT_EQ(VKSPD_STRIP, 32 + 16 + 8 + 4 + 2 + 1);
     EXPECT_EQ(VKSPD_REC_LEFT, VKSPD_REC_RIGHT + VKSPD_STRIP);
     EXPECT_EQ(VKSPD_REC_BOTTOM, VKSPD_REC_LEFT + VKSPD_STRIP);
     EXPECT_EQ(VKSPD_REC_TOP, VKSPD_REC_BOTTOM + VKSPD_STRIP);
     EXPECT_EQ(VKSPD_REC_CORNER, VKSPD_REC_TOP + VKSPD_STRIP);
     EXPECT_EQ(VKSPD_RECORD_SIZE, VKSPD_REC_CORNER_TL + VKSPD_TILE_LEVELS);
+    EXPECT_EQ(VKSPD_MAX_LEVELS, VKSPD_MAX_STAGES * VKSPD_TILE_LEVELS);
 }
 
 TEST(Planner, HaloOfSpecSection3) {
-    // The recompute-a-halo alternative's extra level-0 texels per tile (SPEC section 3).
     EXPECT_EQ(vkspd::haloTexels(1080, 6), 56u);
     EXPECT_EQ(vkspd::haloTexels(2160, 6), 48u);
     EXPECT_EQ(vkspd::haloTexels(4095, 6), 63u);
@@ -118,10 +150,12 @@ TEST(Planner, HaloOfSpecSection3) {
 TEST(Planner, RejectsWhatOneDispatchCannotDo) {
     Plan p;
     std::string error;
-    EXPECT_FALSE(vkspd::makePlan(0, 5, 0, &p, &error));
+    EXPECT_FALSE(vkspd::makePlan(0, 5, 0, 1, 4, &p, &error));
     EXPECT_NE(error.find("empty"), std::string::npos) << error;
-    EXPECT_FALSE(vkspd::makePlan(8, 8, 4, &p, &error));
+    EXPECT_FALSE(vkspd::makePlan(8, 8, 4, 1, 4, &p, &error));
     EXPECT_NE(error.find("exceed"), std::string::npos) << error;
-    EXPECT_FALSE(vkspd::makePlan(8192, 8192, 13, &p, &error));
-    EXPECT_NE(error.find("at most 12"), std::string::npos) << error;
+    EXPECT_FALSE(vkspd::makePlan(1u << 20, 4, 20, 1, 4, &p, &error));
+    EXPECT_NE(error.find("at most 18"), std::string::npos) << error;
+    EXPECT_FALSE(vkspd::makePlan(8, 8, 3, 0, 4, &p, &error));
+    EXPECT_FALSE(vkspd::makePlan(8, 8, 3, 1, 3, &p, &error));
 }

@@ -204,18 +204,20 @@ std::vector<std::string> Harness::takeMessages() {
 }
 
 TestImage Harness::createImage(VkFormat format, uint32_t width, uint32_t height, uint32_t levels,
-                               VkImageUsageFlags usage) {
+                               VkImageUsageFlags usage, uint32_t layers, VkImageCreateFlags flags) {
     TestImage t;
     t.format = format;
     t.width = width;
     t.height = height;
     t.levels = levels;
+    t.layers = layers;
     VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ii.flags = flags;
     ii.imageType = VK_IMAGE_TYPE_2D;
     ii.format = format;
     ii.extent = {width, height, 1};
     ii.mipLevels = levels;
-    ii.arrayLayers = 1;
+    ii.arrayLayers = layers;
     ii.samples = VK_SAMPLE_COUNT_1_BIT;
     ii.tiling = VK_IMAGE_TILING_OPTIMAL;
     ii.usage = usage;
@@ -291,41 +293,58 @@ void freeHostBuffer(Harness* h, HostBuffer& b) {
 
 }  // namespace
 
-void Harness::upload(const TestImage& t, const void* bytes) {
+size_t levelBytes(const TestImage& t, uint32_t level) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(t.format, &fi);
-    const VkDeviceSize size = VkDeviceSize(t.width) * t.height * fi.bytesPerTexel;
-    HostBuffer staging = makeHostBuffer(this, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    std::memcpy(staging.mapped, bytes, size_t(size));
+    return size_t(vkspd::mipExtent(t.width, level)) * vkspd::mipExtent(t.height, level) * fi.bytesPerTexel;
+}
+
+void Harness::upload(const TestImage& t, const void* bytes, VkImageLayout layout) {
+    std::vector<std::vector<uint8_t>> levels(1);
+    const uint8_t* p = static_cast<const uint8_t*>(bytes);
+    levels[0].assign(p, p + levelBytes(t, 0) * t.layers);
+    uploadLevels(t, levels, layout);
+}
+
+void Harness::uploadLevels(const TestImage& t, const std::vector<std::vector<uint8_t>>& levels,
+                           VkImageLayout layout) {
+    VkDeviceSize total = 0;
+    std::vector<VkDeviceSize> offsets;
+    for (const auto& l : levels) {
+        offsets.push_back(total);
+        total += (l.size() + 15) & ~size_t(15);
+    }
+    HostBuffer staging = makeHostBuffer(this, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    for (size_t l = 0; l < levels.size(); ++l)
+        std::memcpy(static_cast<uint8_t*>(staging.mapped) + offsets[l], levels[l].data(), levels[l].size());
     submit([&](VkCommandBuffer cmd) {
         VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
         b.srcAccessMask = 0;
         b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
         b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        b.newLayout = layout;
         b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         b.image = t.image;
-        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, t.levels, 0, 1};
+        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, t.levels, 0, t.layers};
         vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                              0, nullptr, 0, nullptr, 1, &b);
-        VkBufferImageCopy region{};
-        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-        region.imageExtent = {t.width, t.height, 1};
-        vkCmdCopyBufferToImage(cmd, staging.buffer, t.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1,
-                               &region);
+        for (uint32_t l = 0; l < levels.size(); ++l) {
+            VkBufferImageCopy region{};
+            region.bufferOffset = offsets[l];
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, t.layers};
+            region.imageExtent = {vkspd::mipExtent(t.width, l), vkspd::mipExtent(t.height, l), 1};
+            vkCmdCopyBufferToImage(cmd, staging.buffer, t.image, layout, 1, &region);
+        }
     });
     freeHostBuffer(this, staging);
 }
 
-std::vector<std::vector<uint8_t>> Harness::readLevels(const TestImage& t) {
-    vkspd::FormatInfo fi;
-    vkspd::getFormatInfo(t.format, &fi);
+std::vector<std::vector<uint8_t>> Harness::readLevels(const TestImage& t, VkImageLayout layout) {
     std::vector<VkDeviceSize> offsets;
     VkDeviceSize total = 0;
     for (uint32_t l = 0; l < t.levels; ++l) {
         offsets.push_back(total);
-        total += VkDeviceSize(vkspd::mipExtent(t.width, l)) * vkspd::mipExtent(t.height, l) *
-                 fi.bytesPerTexel;
+        total += levelBytes(t, l) * t.layers;
         total = (total + 15) & ~VkDeviceSize(15);
     }
     HostBuffer staging = makeHostBuffer(this, total, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
@@ -333,21 +352,44 @@ std::vector<std::vector<uint8_t>> Harness::readLevels(const TestImage& t) {
         for (uint32_t l = 0; l < t.levels; ++l) {
             VkBufferImageCopy region{};
             region.bufferOffset = offsets[l];
-            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
+            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, t.layers};
             region.imageExtent = {vkspd::mipExtent(t.width, l), vkspd::mipExtent(t.height, l), 1};
-            vkCmdCopyImageToBuffer(cmd, t.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.buffer,
-                                   1, &region);
+            vkCmdCopyImageToBuffer(cmd, t.image, layout, staging.buffer, 1, &region);
         }
     });
     std::vector<std::vector<uint8_t>> out(t.levels);
     for (uint32_t l = 0; l < t.levels; ++l) {
-        size_t bytes = size_t(vkspd::mipExtent(t.width, l)) * vkspd::mipExtent(t.height, l) *
-                       fi.bytesPerTexel;
         const uint8_t* p = static_cast<const uint8_t*>(staging.mapped) + offsets[l];
-        out[l].assign(p, p + bytes);
+        out[l].assign(p, p + levelBytes(t, l) * t.layers);
     }
     freeHostBuffer(this, staging);
     return out;
+}
+
+double expectChainMatches(const TestImage& t, const std::vector<std::vector<uint8_t>>& gpu,
+                          uint32_t base, uint32_t count, uint32_t firstLayer, uint32_t layers,
+                          double tolerance, const std::string& what) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(t.format, &fi);
+    const uint32_t bw = vkspd::mipExtent(t.width, base), bh = vkspd::mipExtent(t.height, base);
+    double worst = 0;
+    for (uint32_t layer = firstLayer; layer < firstLayer + layers; ++layer) {
+        const uint8_t* src = gpu[base].data() + levelBytes(t, base) * layer;
+        std::vector<float> texels(size_t(bw) * bh * fi.channels);
+        vkspd::decodeTexels(t.format, src, size_t(bw) * bh, texels.data());
+        auto ref = vkspd::referenceChain(texels.data(), bw, bh, fi.channels, count);
+        for (uint32_t l = 1; l < count; ++l) {
+            const uint8_t* level = gpu[base + l].data() + levelBytes(t, base + l) * layer;
+            vkspd::LevelError e = vkspd::compareLevel(t.format, level, ref[l], tolerance);
+            worst = std::max(worst, e.worst);
+            EXPECT_EQ(e.overTolerance, 0u)
+                << what << ": " << fi.name << " " << t.width << "x" << t.height << " layer " << layer
+                << " level " << base + l << " (" << ref[l].width << "x" << ref[l].height
+                << "): worst " << e.worst << " at texel " << e.worstTexel << " (x "
+                << e.worstTexel % ref[l].width << ", y " << e.worstTexel / ref[l].width << ")";
+        }
+    }
+    return worst;
 }
 
 void GpuTest::SetUp() {

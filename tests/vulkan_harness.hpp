@@ -18,7 +18,7 @@ struct TestImage {
     VkImage image = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
     VkFormat format = VK_FORMAT_UNDEFINED;
-    uint32_t width = 0, height = 0, levels = 0;
+    uint32_t width = 0, height = 0, levels = 0, layers = 1;
 };
 
 class Harness {
@@ -44,16 +44,24 @@ public:
     std::vector<std::string> takeMessages();
 
     TestImage createImage(VkFormat format, uint32_t width, uint32_t height, uint32_t levels,
-                          VkImageUsageFlags usage);
+                          VkImageUsageFlags usage, uint32_t layers = 1, VkImageCreateFlags flags = 0);
     void destroyImage(TestImage& image);
 
     // Records with `record` into a fresh primary command buffer, submits and waits.
     void submit(const std::function<void(VkCommandBuffer)>& record);
 
-    // Uploads `bytes` (tightly packed level 0) and leaves every level in TRANSFER_DST_OPTIMAL.
-    void upload(const TestImage& image, const void* bytes);
-    // Reads every level (expects TRANSFER_SRC_OPTIMAL); result[level] holds packed texels.
-    std::vector<std::vector<uint8_t>> readLevels(const TestImage& image);
+    // Uploads `bytes` (tightly packed level 0 of every layer, layer after layer) and leaves every
+    // level and layer in `layout` (TRANSFER_DST_OPTIMAL or GENERAL).
+    void upload(const TestImage& image, const void* bytes,
+                VkImageLayout layout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    // Uploads every level (levels[l]: level l of every layer, packed) and leaves the image in
+    // `layout` (TRANSFER_DST_OPTIMAL or GENERAL).
+    void uploadLevels(const TestImage& image, const std::vector<std::vector<uint8_t>>& levels,
+                      VkImageLayout layout);
+    // Reads every level of every layer from an image in `layout` (TRANSFER_SRC_OPTIMAL or
+    // GENERAL); result[level] holds the packed texels of every layer, layer after layer.
+    std::vector<std::vector<uint8_t>> readLevels(
+        const TestImage& image, VkImageLayout layout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
 
     void recordMessage(const char* message);
 
@@ -77,5 +85,15 @@ vkspd::ImageState readbackState();
 // Deterministic pseudo-random level-0 bytes for `format`: UNORM uniform in [0, 1], floats in
 // [0.25, 4) so relative errors stay meaningful.
 std::vector<uint8_t> randomTexels(VkFormat format, uint32_t width, uint32_t height, uint32_t seed);
+
+// Bytes of one level of one layer.
+size_t levelBytes(const TestImage& image, uint32_t level);
+
+// Expects every level below `base` + 1 .. `base` + `count` - 1 of each layer in [firstLayer,
+// firstLayer + layers) of `gpu` (as read by readLevels) to match the CPU reference made from
+// level `base` of that layer; returns the worst error seen.
+double expectChainMatches(const TestImage& image, const std::vector<std::vector<uint8_t>>& gpu,
+                          uint32_t base, uint32_t count, uint32_t firstLayer, uint32_t layers,
+                          double tolerance, const std::string& what);
 
 }  // namespace vkspd_test

@@ -1,8 +1,9 @@
 // vkspd: every mip level of a Vulkan image in one compute dispatch.
 //
 // This handles:
-//   - recording one compute dispatch that writes levels base+1 .. base+count-1 of a 2D image from
-//     level `base`, with the exact area-weighted box filter at every size (odd sizes included);
+//   - recording one compute dispatch that writes levels base+1 .. base+count-1 of a 2D image, a 2D
+//     array, a cube or a cube array (every layer of the range in the same dispatch) from level
+//     `base`, with the exact area-weighted box filter at every size up to the device's limit;
 //   - the barriers that take the image from the state you declare in `before` to the state you
 //     declare in `after`;
 //   - its own pipelines, image views and scratch memory (counters and tile-edge partial sums).
@@ -87,13 +88,18 @@ using Context = ContextT*;
 
 // What to generate. Zero members mean "the default" where one is given.
 struct MipGenInfo {
-    VkImage image = VK_NULL_HANDLE;         // Required: SAMPLED | STORAGE usage, VK_IMAGE_TYPE_2D.
+    VkImage image = VK_NULL_HANDLE;         // Required: SAMPLED | STORAGE usage, VK_IMAGE_TYPE_2D
+                                            // (2D, 2D array, cube or cube array).
     VkFormat format = VK_FORMAT_UNDEFINED;  // Required: the image's format.
     VkExtent2D extent = {0, 0};             // Required: extent of mip level 0.
     uint32_t imageMipLevels = 0;            // Required: the mipLevels the image was created with.
-    uint32_t baseMipLevel = 0;              // Source level; levels above it are written.
+    uint32_t imageArrayLayers = 1;          // The arrayLayers the image was created with (6 per
+                                            // cube).
+    uint32_t baseMipLevel = 0;              // Source level; the levels below it in the range are
+                                            // written, the others are left untouched.
     uint32_t levelCount = 0;                // Levels in the range including the base; 0 = all.
-    uint32_t baseArrayLayer = 0;            // Layer of the 2D image to process.
+    uint32_t baseArrayLayer = 0;            // First layer of the range (cube faces are layers).
+    uint32_t layerCount = 0;                // Layers in the range; 0 = all from baseArrayLayer.
     ImageState before;  // State of the whole range before; its contents of `baseMipLevel` are read.
     ImageState after;   // State the whole range is left in.
     Precision precision = Precision::Auto;
@@ -109,6 +115,8 @@ struct MipGenInfo {
 // Which single-pass variant a call would use; filled by describeDispatch.
 struct DispatchDescription {
     uint32_t groupsX = 0, groupsY = 0;   // Workgroups of the one dispatch (64x64 tiles of level base).
+    uint32_t groupsZ = 0;                // One per layer.
+    uint32_t stages = 0;                 // Levels 1-6, 7-12, 13-18 of the range: 1, 2 or 3.
     uint32_t levelsWritten = 0;          // Levels written by the dispatch.
     bool fp16 = false;                   // FP16 arithmetic path.
     bool quad = false;                   // Quad subgroup operations.

@@ -1,0 +1,203 @@
+// Sizes past 4096 (the cascaded election), arrays, cube maps and partial mip/layer ranges, all in
+// one dispatch and all against the CPU reference.
+#include "vulkan_harness.hpp"
+
+#include <cstring>
+
+using namespace vkspd_test;
+
+namespace {
+
+const VkImageUsageFlags kUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+
+// Generates the full chain of every layer of a fresh image; checks it; returns the description.
+vkspd::DispatchDescription fullChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
+                                     uint32_t layers, VkImageCreateFlags flags,
+                                     vkspd::Precision precision, const std::string& what) {
+    const uint32_t levels = vkspd::fullMipCount(w, ht);
+    TestImage img = h->createImage(format, w, ht, levels, kUsage, layers, flags);
+    std::vector<uint8_t> level0;
+    for (uint32_t layer = 0; layer < layers; ++layer) {
+        auto l = randomTexels(format, w, ht, w * 31 + ht * 17 + layer);
+        level0.insert(level0.end(), l.begin(), l.end());
+    }
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info;
+    info.image = img.image;
+    info.format = format;
+    info.extent = {w, ht};
+    info.imageMipLevels = levels;
+    info.imageArrayLayers = layers;
+    info.before = uploadedState();
+    info.after = readbackState();
+    info.precision = precision;
+    vkspd::DispatchDescription d;
+    EXPECT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(r.ok()) << r.message;
+    });
+    auto gpu = h->readLevels(img);
+    const double tol = vkspd::toleranceFor(format, d.fp16);
+    double worst = expectChainMatches(img, gpu, 0, levels, 0, layers, tol, what);
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    std::printf("[ worst    ] %s %ux%u x%u layers, %u stages, %s: %g (tolerance %g)\n", fi.name, w,
+                ht, layers, d.stages, d.fp16 ? "fp16" : "fp32", worst, tol);
+    h->destroyImage(img);
+    return d;
+}
+
+}  // namespace
+
+// --- Past 4096: every stage of the cascade, cheaply, with long thin images ---------------------
+
+struct Thin {
+    uint32_t w, h;
+    VkFormat format;
+    uint32_t stages;
+};
+
+class CascadeTest : public GpuTest, public ::testing::WithParamInterface<Thin> {};
+
+TEST_P(CascadeTest, LongThinImagesInOneDispatch) {
+    const Thin t = GetParam();
+    if (t.w > h->properties.limits.maxImageDimension2D || t.h > h->properties.limits.maxImageDimension2D)
+        GTEST_SKIP() << "beyond this device's maxImageDimension2D";
+    for (vkspd::Precision p : {vkspd::Precision::Auto, vkspd::Precision::FP32}) {
+        vkspd::DispatchDescription d = fullChain(h, t.format, t.w, t.h, 1, 0, p, "cascade");
+        EXPECT_EQ(d.stages, t.stages);
+        EXPECT_EQ(d.groupsZ, 1u);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BeyondOneTile, CascadeTest,
+    ::testing::Values(Thin{16384, 64, VK_FORMAT_R8_UNORM, 3}, Thin{64, 16384, VK_FORMAT_R8_UNORM, 3},
+                      Thin{16384, 3, VK_FORMAT_R8G8B8A8_UNORM, 3}, Thin{12289, 65, VK_FORMAT_R8_UNORM, 3},
+                      Thin{16383, 5, VK_FORMAT_R16G16B16A16_SFLOAT, 3},
+                      Thin{8191, 127, VK_FORMAT_R32_SFLOAT, 2}, Thin{4097, 4, VK_FORMAT_R8_UNORM, 2},
+                      Thin{8192, 192, VK_FORMAT_R16_SFLOAT, 3}),
+    [](const ::testing::TestParamInfo<Thin>& p) {
+        return std::to_string(p.param.w) + "x" + std::to_string(p.param.h);
+    });
+
+// --- Layers: arrays, cubes, cube arrays ---------------------------------------------------------
+
+TEST_F(GpuTest, ArraysOf1_6_7And64Layers) {
+    fullChain(h, VK_FORMAT_R8G8B8A8_UNORM, 129, 65, 1, 0, vkspd::Precision::Auto, "array 1");
+    fullChain(h, VK_FORMAT_R8G8B8A8_UNORM, 129, 65, 6, 0, vkspd::Precision::Auto, "array 6");
+    vkspd::DispatchDescription d =
+        fullChain(h, VK_FORMAT_R16G16B16A16_SFLOAT, 67, 130, 7, 0, vkspd::Precision::Auto, "array 7");
+    EXPECT_EQ(d.groupsZ, 7u);
+    fullChain(h, VK_FORMAT_R8_UNORM, 65, 63, 64, 0, vkspd::Precision::Auto, "array 64");
+    // Layers and the second stage together: every layer has its own counters.
+    fullChain(h, VK_FORMAT_R8_UNORM, 257, 129, 9, 0, vkspd::Precision::FP32, "array 9 two stages");
+}
+
+TEST_F(GpuTest, CubeAndCubeArray) {
+    fullChain(h, VK_FORMAT_R8G8B8A8_UNORM, 127, 127, 6, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT,
+              vkspd::Precision::Auto, "cube");
+    fullChain(h, VK_FORMAT_R16G16B16A16_SFLOAT, 128, 128, 12, VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT,
+              vkspd::Precision::Auto, "cube array");
+}
+
+// --- Partial ranges: everything outside is untouched --------------------------------------------
+
+TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) {
+    const uint32_t w = 301, ht = 157, levels = vkspd::fullMipCount(w, ht), layers = 5;
+    const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+    TestImage img = h->createImage(format, w, ht, levels, kUsage, layers);
+    // Every level of every layer starts with its own random content.
+    std::vector<std::vector<uint8_t>> before(levels);
+    for (uint32_t l = 0; l < levels; ++l) {
+        for (uint32_t layer = 0; layer < layers; ++layer) {
+            auto bytes = randomTexels(format, vkspd::mipExtent(w, l), vkspd::mipExtent(ht, l), l * 10 + layer);
+            before[l].insert(before[l].end(), bytes.begin(), bytes.end());
+        }
+    }
+    struct Range {
+        uint32_t base, count, firstLayer, layerCount;
+    };
+    // Base 2 (75x39) writing levels 3..5; layers 1..3. Then base 0 writing only level 1 of layer 4.
+    const Range ranges[] = {{2, 4, 1, 3}, {0, 2, 4, 1}, {5, 0, 0, 1}};
+    for (const Range& r : ranges) {
+        h->uploadLevels(img, before, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        vkspd::MipGenInfo info;
+        info.image = img.image;
+        info.format = format;
+        info.extent = {w, ht};
+        info.imageMipLevels = levels;
+        info.imageArrayLayers = layers;
+        info.baseMipLevel = r.base;
+        info.levelCount = r.count;
+        info.baseArrayLayer = r.firstLayer;
+        info.layerCount = r.layerCount;
+        info.before = uploadedState();
+        info.after = readbackState();
+        const uint32_t count = r.count ? r.count : levels - r.base;
+        auto inRange = [&](uint32_t l, uint32_t layer) {
+            return l >= r.base && l < r.base + count && layer >= r.firstLayer &&
+                   layer < r.firstLayer + r.layerCount;
+        };
+        h->submit([&](VkCommandBuffer cmd) {
+            vkspd::Result res = vkspd::generateMips(h->context, cmd, info);
+            EXPECT_TRUE(res.ok()) << res.message;
+            // The subresources outside the range are still as uploaded: make them readable too.
+            for (uint32_t l = 0; l < levels; ++l)
+                for (uint32_t layer = 0; layer < layers; ++layer) {
+                    if (inRange(l, layer)) continue;
+                    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+                    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+                    b.dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+                    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+                    b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+                    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+                    b.image = img.image;
+                    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, l, 1, layer, 1};
+                    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                                         0, 0, nullptr, 0, nullptr, 1, &b);
+                }
+        });
+        auto after = h->readLevels(img);
+        for (uint32_t l = 0; l < levels; ++l) {
+            for (uint32_t layer = 0; layer < layers; ++layer) {
+                const bool written = l > r.base && l < r.base + count && layer >= r.firstLayer &&
+                                     layer < r.firstLayer + r.layerCount;
+                if (written) continue;
+                const size_t n = levelBytes(img, l), off = n * layer;
+                EXPECT_EQ(std::memcmp(after[l].data() + off, before[l].data() + off, n), 0)
+                    << "level " << l << " layer " << layer << " changed outside the range (base "
+                    << r.base << ", " << count << " levels, layers " << r.firstLayer << "+"
+                    << r.layerCount << ")";
+            }
+        }
+        expectChainMatches(img, after, r.base, count, r.firstLayer, r.layerCount,
+                           vkspd::toleranceFor(format, true), "partial range");
+    }
+    h->destroyImage(img);
+}
+
+TEST_F(GpuTest, LayerRangeErrorsNameTheRule) {
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7, kUsage, 6);
+    vkspd::MipGenInfo info;
+    info.image = img.image;
+    info.format = img.format;
+    info.extent = {64, 64};
+    info.imageMipLevels = 7;
+    info.imageArrayLayers = 6;
+    info.before = uploadedState();
+    info.after = readbackState();
+    info.baseArrayLayer = 4;
+    info.layerCount = 3;
+    vkspd::DispatchDescription d;
+    vkspd::Result r = vkspd::describeDispatch(h->context, info, &d);
+    EXPECT_NE(r.message.find("layer range 4..6 exceeds the image's 6 layers"), std::string::npos)
+        << r.message;
+    info.baseArrayLayer = 6;
+    info.layerCount = 0;
+    r = vkspd::describeDispatch(h->context, info, &d);
+    EXPECT_NE(r.message.find("baseArrayLayer 6"), std::string::npos) << r.message;
+    h->destroyImage(img);
+}
