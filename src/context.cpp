@@ -31,8 +31,11 @@ uint32_t findMemoryType(const Functions& fn, VkPhysicalDevice physicalDevice, ui
     return UINT32_MAX;
 }
 
-// Creates a storage buffer. With `hostZeroed`, the memory is host-visible and filled with zeros
-// (the counters must start at zero and the library owns no queue to clear them).
+// Creates a storage buffer. Data buffers are device-local. Counter buffers (`hostZeroed`) are
+// filled with zeros from the host, in host-visible memory that is device-local where the device
+// has such a type (resizable BAR, integrated GPUs, lavapipe): the library owns no queue, and a
+// clear recorded into a caller's command buffer would be unordered against other command buffers
+// recorded on other threads that use the same slot.
 Result createBuffer(ContextT* c, VkDeviceSize size, bool hostZeroed, OwnedBuffer* out) {
     VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bi.size = size;
@@ -44,19 +47,11 @@ Result createBuffer(ContextT* c, VkDeviceSize size, bool hostZeroed, OwnedBuffer
     if (r != VK_SUCCESS) return vkFail(r, "vkCreateBuffer (scratch)");
     VkMemoryRequirements req;
     c->fn.vkGetBufferMemoryRequirements(c->device(), b.buffer, &req);
-    uint32_t type = UINT32_MAX;
-    if (hostZeroed) {
-        const VkMemoryPropertyFlags host =
-            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        type = findMemoryType(c->fn, c->info.physicalDevice, req.memoryTypeBits,
-                              host | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        if (type == UINT32_MAX)
-            type = findMemoryType(c->fn, c->info.physicalDevice, req.memoryTypeBits, host);
-    } else {
-        type = findMemoryType(c->fn, c->info.physicalDevice, req.memoryTypeBits,
-                              VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        if (type == UINT32_MAX) type = findMemoryType(c->fn, c->info.physicalDevice, req.memoryTypeBits, 0);
-    }
+    const VkPhysicalDevice pd = c->info.physicalDevice;
+    const VkMemoryPropertyFlags local = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    uint32_t type = findMemoryType(c->fn, pd, req.memoryTypeBits, hostZeroed ? host | local : local);
+    if (type == UINT32_MAX) type = findMemoryType(c->fn, pd, req.memoryTypeBits, hostZeroed ? host : 0);
     if (type == UINT32_MAX) {
         c->fn.vkDestroyBuffer(c->device(), b.buffer, c->allocator());
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "no memory type fits the scratch buffer");

@@ -271,6 +271,10 @@ Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
     ImageViews views;
     r = getImageViews(c, info, plan.levels, req.layerCount, &views);
     if (!r.ok()) return r;
+    VkPipeline pipeline = c->pipelines[req.fp16][req.quad];
+    if (!pipeline)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "generateMips: no pipeline for this variant");
+    // Nothing below can fail: a scratch slot, once taken, is always used.
     ScratchRange scratch;
     VkDeviceSize countersRange = plan.counterBytes, dataRange = plan.dataBytes;
     if (info.scratchBuffer) {
@@ -282,10 +286,6 @@ Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
         r = acquireScratch(c, plan, &scratch);
         if (!r.ok()) return r;
     }
-    VkPipeline pipeline = c->pipelines[req.fp16][req.quad];
-    if (!pipeline)
-        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "generateMips: no pipeline for this variant");
-
     recordBarrier(c, cmd, info, req,
                   {info.before.stages, compute, info.before.access, shaderAccess,
                    info.before.layout, VK_IMAGE_LAYOUT_GENERAL, true});

@@ -80,6 +80,9 @@ struct ContextCreateInfo {
     // Number of scratch slots in the internal ring (0 = 16). Each generateMips call without its own
     // scratch buffer takes the next slot; at most this many such dispatches may execute at once
     // without an ordering between them (on different queues, or unsynchronized submissions).
+    // A slot's buffers grow to the largest dispatch it has served (host-zeroed counters, and
+    // device-local data: 276 texels of the format's channels as floats per 64x64 tile and layer
+    // where some level is odd); outgrown buffers are freed by destroyContext.
     uint32_t scratchSlots = 0;
 };
 
