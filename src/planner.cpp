@@ -87,8 +87,11 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
     }
     p.quadLevels12 = p.stages[0].levels >= 2 && width % 2 == 0 && height % 2 == 0 &&
                      mipExtent(width, 1) % 2 == 0 && mipExtent(height, 1) % 2 == 0;
-    if (counters > UINT32_MAX / 2 || data * channels > UINT32_MAX / 2) {
-        if (error) *error = "the scratch layout of this request exceeds 32-bit indexing";
+    // The shader indexes counters and data floats of all layers with 32-bit integers.
+    if (counters * layers > UINT32_MAX / 2 || data * channels * layers > UINT32_MAX / 2) {
+        if (error) *error = "the scratch of " + std::to_string(layers) + " layers of " +
+                            std::to_string(width) + "x" + std::to_string(height) +
+                            " exceeds 32-bit indexing; generate fewer layers per call";
         return false;
     }
     p.countersPerLayer = uint32_t(counters);

@@ -96,6 +96,13 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_UNKNOWN, "mip range " + levelRange(info.baseMipLevel, req->levelCount) +
                                           ": " + error);
 
+    const uint64_t range = c->properties.limits.maxStorageBufferRange;
+    if (req->plan.dataBytes > range || req->plan.counterBytes > range)
+        return fail(VK_ERROR_UNKNOWN,
+                    "this request needs " + std::to_string(req->plan.dataBytes) +
+                        " bytes of scratch data, more than the device's maxStorageBufferRange " +
+                        std::to_string(range) + "; generate fewer layers per call");
+
     switch (info.precision) {
     case Precision::FP16:
         if (!req->format.fp16Capable)

@@ -73,6 +73,16 @@ TEST_F(GpuTest, BadInputIsRejectedWithAClearMessage) {
     r = vkspd::generateMips(h->context, VK_NULL_HANDLE, info);
     EXPECT_NE(r.message.find("command buffer is null"), std::string::npos);
     EXPECT_EQ(vkspd::scratchSize(h->context, bad), 0u);
+
+    // Scratch past what one storage buffer binding may address: a clear error, nothing recorded.
+    bad = info;
+    bad.extent = {4095, 4095};
+    bad.imageMipLevels = 12;
+    bad.imageArrayLayers = 2048;
+    vkspd::DispatchDescription d;
+    r = vkspd::describeDispatch(h->context, bad, &d);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.message.find("fewer layers"), std::string::npos) << r.message;
     h->destroyImage(img);
 }
 

@@ -157,5 +157,8 @@ TEST(Planner, RejectsWhatOneDispatchCannotDo) {
     EXPECT_FALSE(vkspd::makePlan(1u << 20, 4, 20, 1, 4, &p, &error));
     EXPECT_NE(error.find("at most 18"), std::string::npos) << error;
     EXPECT_FALSE(vkspd::makePlan(8, 8, 3, 0, 4, &p, &error));
+    // 2048 layers of an odd 16383x16383 RGBA base: its scratch cannot be indexed in 32 bits.
+    EXPECT_FALSE(vkspd::makePlan(16383, 16383, 13, 2048, 4, &p, &error));
+    EXPECT_NE(error.find("fewer layers"), std::string::npos) << error;
     EXPECT_FALSE(vkspd::makePlan(8, 8, 3, 1, 3, &p, &error));
 }
