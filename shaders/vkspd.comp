@@ -51,8 +51,8 @@ shared VEC ldsB[17 * 17];
 shared uint sFinalize;       // bit mask of edges and corners this group finalizes
 shared uint sMipCount[4];    // texels of the stage's last level made final, for the tiles
                              // T, T-(1,0), T-(0,1), T-(1,1) (this tile and those it finishes)
-shared uint sElectedCount;   // next-stage tiles this group was elected to run
-shared ivec2 sElected[16];
+shared uint sElectedCount[2];   // next-stage tiles this group was elected to run, by stage parity
+shared ivec2 sElected[2][16];
 
 // Per-group state of the stage being processed.
 int gTid;
@@ -288,7 +288,11 @@ void levelsOneTwoQuad() {
         ivec2 g = o1 + p;
         VEC v = VEC(0);
         if (all(lessThan(g, ivec2(e1)))) {
-            v = reduceSource(s0, g, o0, o0 + 64, 0);
+            // Even extents: the plain 2x2 average, every tap inside the image and the tile.
+            ivec3 t = ivec3(2 * g, gLayer);
+            vec4 sum = texelFetch(sourceLevel, t, 0) + texelFetch(sourceLevel, t + ivec3(1, 0, 0), 0) +
+                       texelFetch(sourceLevel, t + ivec3(0, 1, 0), 0) + texelFetch(sourceLevel, t + ivec3(1, 1, 0), 0);
+            v = VEC(0.25 * sum);
             emitTexel(1, p, g, v);
         }
         VEC q = quadAverage(v);
@@ -331,8 +335,17 @@ void processTile(int levels) {
             ivec2 l = ivec2(gTid % size - 1, gTid / size - 1);
             ivec2 g = ok + l;
             if (outputValid(k, l, g, e)) {
-                v = (k & 1) != 0 ? reduceB(sAbove, g, lo, hi, nAbove + 1)
-                                 : reduceA(sAbove, g, lo, hi, nAbove + 1);
+                if (((sAbove.x | sAbove.y) & 1u) == 0u && !depX(k) && !depY(k)) {
+                    // Even and independent of the neighbours: the plain 2x2 average.
+                    int i = (2 * l.y + 1) * (nAbove + 1) + 2 * l.x + 1, j = i + nAbove + 1;
+                    vec4 sum = (k & 1) != 0
+                                   ? vec4(ldsB[i]) + vec4(ldsB[i + 1]) + vec4(ldsB[j]) + vec4(ldsB[j + 1])
+                                   : vec4(ldsA[i]) + vec4(ldsA[i + 1]) + vec4(ldsA[j]) + vec4(ldsA[j + 1]);
+                    v = VEC(0.25 * sum);
+                } else {
+                    v = (k & 1) != 0 ? reduceB(sAbove, g, lo, hi, nAbove + 1)
+                                     : reduceA(sAbove, g, lo, hi, nAbove + 1);
+                }
                 emitTexel(k, l, g, v);
             }
         }
@@ -487,8 +500,9 @@ void runStage(int stage, ivec2 tile) {
             uint counter = gCounterBase + pc.stage[stage].electCounters +
                            uint(block.y) * nextTilesX + uint(block.x);
             if (arrive(counter, count, inside.x * inside.y)) {
-                sElected[sElectedCount] = block;
-                sElectedCount += 1u;
+                uint list = uint(stage + 1) & 1u;
+                sElected[list][sElectedCount[list]] = block;
+                sElectedCount[list] += 1u;
             }
         }
     }
@@ -500,20 +514,23 @@ void main() {
     gLayer = int(gl_WorkGroupID.z);
     gCounterBase = uint(gLayer) * pc.countersPerLayer;
     gDataBase = uint(gLayer) * pc.dataPerLayer;
-    if (gTid == 0) sElectedCount = 0u;
+    if (gTid == 0) {
+        sElectedCount[0] = 0u;
+        sElectedCount[1] = 0u;
+    }
     barrier();
 
     runStage(0, ivec2(gl_WorkGroupID.xy));
-    // The blocks this group was elected for, stage after stage. Every thread walks the same
-    // list (read after a barrier), so the loops are uniform.
+    // The blocks this group was elected for, stage after stage; stage s reads list s & 1 while
+    // it appends to the other. Every thread reads the same shared values after a barrier, so the
+    // loops are uniform.
     for (int stage = 1; stage < int(pc.stages); ++stage) {
-        uint count = sElectedCount;
+        uint list = uint(stage) & 1u;
+        uint count = sElectedCount[list];
         if (count == 0u) break;
-        ivec2 blocks[16];
-        for (uint b = 0u; b < count; ++b) blocks[b] = sElected[b];
+        for (uint b = 0u; b < count; ++b) runStage(stage, sElected[list][b]);
         barrier();
-        if (gTid == 0) sElectedCount = 0u;
+        if (gTid == 0) sElectedCount[list] = 0u;
         barrier();
-        for (uint b = 0u; b < count; ++b) runStage(stage, blocks[b]);
     }
 }
