@@ -318,8 +318,8 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     double tol = vkspd::toleranceFor(s.format, m.precision != vkspd::Precision::FP32 && fi.fp16Capable && run.g.fp16);
     // One dispatch per level rounds every level; 2x2 averages of 8-bit or half values often land
     // exactly halfway between two codes, and a GPU may break those ties otherwise than the CPU,
-    // level after level (an H200 differed by 2-3 ulp from a per-level-rounding reference).
-    if (m.kind == Method::PerLevel) tol *= 4;
+    // so the difference can grow by one unit per level (an H200 differed by 2-5 ulp).
+    if (m.kind == Method::PerLevel) tol *= double(s.levels - 1);
     *worst = 0;
     for (uint32_t l = firstChecked; ok && l < s.levels; ++l) {
         vkspd::LevelError e = vkspd::compareLevel(s.format, static_cast<uint8_t*>(readback.mapped) + offsets[l], ref[l], tol);
