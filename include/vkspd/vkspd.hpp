@@ -36,7 +36,8 @@ struct Result {
 // Which arithmetic the shader uses for levels inside a tile.
 enum class Precision {
     Auto,  // FP16 where the format's precision allows it and the device enabled shaderFloat16.
-    FP16,  // 16-bit arithmetic and 16-bit shared memory; an error for formats it cannot hold.
+    FP16,  // 16-bit shared memory and quad exchanges (quad averages in 16-bit arithmetic; weighted
+           // sums accumulate in 32-bit, see docs/DESIGN.md); an error for formats it cannot hold.
     FP32,  // 32-bit arithmetic everywhere.
 };
 
@@ -121,7 +122,7 @@ struct DispatchDescription {
     uint32_t groupsZ = 0;                // One per layer.
     uint32_t stages = 0;                 // Levels 1-6, 7-12, 13-18 of the range: 1, 2 or 3.
     uint32_t levelsWritten = 0;          // Levels written by the dispatch.
-    bool fp16 = false;                   // FP16 arithmetic path.
+    bool fp16 = false;                   // FP16 path (16-bit shared memory).
     bool quad = false;                   // Quad subgroup operations.
     bool exactOddEdges = false;          // Tiles exchange edge partial sums (some level is odd).
     VkDeviceSize scratchBytes = 0;       // Scratch bytes the call needs.
