@@ -1,0 +1,28 @@
+# ctest driver: installs the build tree into a scratch prefix, then configures, builds and runs
+# tests/consumer against it (MODE=find_package) or against the source tree (MODE=subdirectory).
+# Inputs: SOURCE_DIR, BINARY_DIR, WORK_DIR, MODE.
+file(REMOVE_RECURSE ${WORK_DIR})
+set(args -S ${SOURCE_DIR}/tests/consumer -B ${WORK_DIR}/build -DCMAKE_BUILD_TYPE=Release)
+if(MODE STREQUAL "find_package")
+  execute_process(COMMAND ${CMAKE_COMMAND} --install ${BINARY_DIR} --prefix ${WORK_DIR}/prefix
+                  RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "cmake --install failed: ${rc}")
+  endif()
+  list(APPEND args -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)
+else()
+  list(APPEND args -DVKSPD_SOURCE_DIR=${SOURCE_DIR})
+endif()
+foreach(step configure build run)
+  if(step STREQUAL "configure")
+    set(cmd ${CMAKE_COMMAND} ${args})
+  elseif(step STREQUAL "build")
+    set(cmd ${CMAKE_COMMAND} --build ${WORK_DIR}/build --parallel 2)
+  else()
+    set(cmd ${WORK_DIR}/build/consumer)
+  endif()
+  execute_process(COMMAND ${cmd} RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "consumer ${MODE}: ${step} failed: ${rc}")
+  endif()
+endforeach()

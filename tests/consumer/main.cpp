@@ -1,0 +1,18 @@
+// Links vkspd and calls into it without a GPU: the public headers, the library and the CPU
+// reference resolve from the consumer's side.
+#include <vkspd/reference.hpp>
+#include <vkspd/vkspd.hpp>
+
+#include <cstdio>
+
+int main() {
+    vkspd::Context context = nullptr;
+    vkspd::ContextCreateInfo info;  // empty: must fail with a message, not crash
+    vkspd::Result r = vkspd::createContext(info, &context);
+    const float texels[3] = {0.0f, 0.0f, 3.0f};
+    auto chain = vkspd::referenceChain(texels, 3, 1, 1, 2);
+    const bool ok = !r.ok() && !r.message.empty() && context == nullptr && chain.size() == 2 &&
+                    chain[1].texels[0] == 1.0;
+    std::printf("consumer: %s (%s)\n", ok ? "ok" : "FAILED", r.message.c_str());
+    return ok ? 0 : 1;
+}
