@@ -157,7 +157,7 @@ VkDeviceSize alignUp(VkDeviceSize value, VkDeviceSize alignment) {
     return alignment ? (value + alignment - 1) / alignment * alignment : value;
 }
 
-const char* requiredDeviceFeatures() {
+const char* requiredDeviceFeatures() noexcept {
     return "Vulkan 1.2 or later with VkPhysicalDeviceVulkan12Features::vulkanMemoryModel and "
            "vulkanMemoryModelDeviceScope enabled (required), "
            "VkPhysicalDeviceFeatures::shaderStorageImageWriteWithoutFormat (required), "
@@ -166,7 +166,17 @@ const char* requiredDeviceFeatures() {
            "VK_KHR_synchronization2 or Vulkan 1.3 synchronization2 (optional)";
 }
 
-Result createContext(const ContextCreateInfo& createInfo, Context* out) {
+namespace {
+Result createContextImpl(const ContextCreateInfo& createInfo, Context* out);
+}
+
+Result createContext(const ContextCreateInfo& createInfo, Context* out) noexcept {
+    Result r = guarded([&] { return createContextImpl(createInfo, out); });
+    return r;
+}
+
+namespace {
+Result createContextImpl(const ContextCreateInfo& createInfo, Context* out) {
     if (!out) return fail(VK_ERROR_UNKNOWN, "createContext: the output pointer is null");
     *out = nullptr;
     if (!createInfo.instance || !createInfo.physicalDevice || !createInfo.device)
@@ -231,7 +241,9 @@ Result createContext(const ContextCreateInfo& createInfo, Context* out) {
     return {};
 }
 
-void destroyContext(Context c) {
+}  // namespace
+
+void destroyContext(Context c) noexcept {
     if (!c) return;
     for (auto& entry : c->views) destroyViews(c, entry.second);
     for (auto& b : c->counterSlots) destroyBuffer(c, b);
@@ -247,7 +259,8 @@ void destroyContext(Context c) {
     delete c;
 }
 
-bool isFormatSupported(Context c, VkFormat format, std::string* reason) {
+bool isFormatSupported(Context c, VkFormat format, std::string* reason) noexcept {
+    try {
     FormatInfo fi;
     if (!c) {
         if (reason) *reason = "the context is null";
@@ -268,6 +281,9 @@ bool isFormatSupported(Context c, VkFormat format, std::string* reason) {
         return false;
     }
     return true;
+    } catch (...) {
+        return false;  // only an allocation for `reason` can throw
+    }
 }
 
 Result getImageViews(Context c, const MipGenInfo& info, uint32_t levelsBelowBase, uint32_t layers,
@@ -299,7 +315,7 @@ Result getImageViews(Context c, const MipGenInfo& info, uint32_t levelsBelowBase
     return {};
 }
 
-void forgetImage(Context c, VkImage image) {
+void forgetImage(Context c, VkImage image) noexcept {
     if (!c || !image) return;
     std::lock_guard<std::mutex> lock(c->mutex);
     for (auto it = c->views.begin(); it != c->views.end();) {

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <new>
 #include <tuple>
 #include <vector>
 
@@ -77,6 +78,25 @@ struct vkspd::ContextT {
 };
 
 namespace vkspd {
+
+// Runs `body` (returning Result) and turns any exception into an error Result: no exception
+// leaves the API. The message is short enough not to allocate.
+template <typename Body>
+Result guarded(Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const std::bad_alloc&) {
+        Result r;
+        r.vkResult = VK_ERROR_OUT_OF_HOST_MEMORY;
+        r.message = "out of memory";
+        return r;
+    } catch (...) {
+        Result r;
+        r.vkResult = VK_ERROR_UNKNOWN;
+        r.message = "internal error";
+        return r;
+    }
+}
 
 // Helpers in context.cpp used by record.cpp.
 Result getImageViews(Context context, const MipGenInfo& info, uint32_t levelsBelowBase,

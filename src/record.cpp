@@ -225,7 +225,8 @@ void recordBarrier(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const
 
 }  // namespace
 
-Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* d) {
+Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* d) noexcept {
+    return guarded([&]() -> Result {
     Request req;
     Result r = checkRequest(c, info, &req);
     if (!r.ok()) return r;
@@ -243,15 +244,32 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
         d->scratchBytes = userScratchBytes(c, req.plan);
     }
     return {};
+    });
 }
 
-VkDeviceSize scratchSize(Context c, const MipGenInfo& info) {
-    Request req;
-    if (!checkRequest(c, info, &req).ok()) return 0;
-    return userScratchBytes(c, req.plan);
+VkDeviceSize scratchSize(Context c, const MipGenInfo& info) noexcept {
+    VkDeviceSize bytes = 0;
+    guarded([&]() -> Result {
+        Request req;
+        Result r = checkRequest(c, info, &req);
+        if (r.ok()) bytes = userScratchBytes(c, req.plan);
+        return r;
+    });
+    return bytes;
 }
 
-Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
+namespace {
+Result generateMipsImpl(Context c, VkCommandBuffer cmd, const MipGenInfo& info);
+}
+
+Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) noexcept {
+    // Everything that allocates happens before the first command is recorded, so an exception
+    // leaves the command buffer untouched.
+    return guarded([&] { return generateMipsImpl(c, cmd, info); });
+}
+
+namespace {
+Result generateMipsImpl(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
     if (!cmd) return fail(VK_ERROR_UNKNOWN, "generateMips: the command buffer is null");
     Request req;
     Result r = checkRequest(c, info, &req);
@@ -337,5 +355,7 @@ Result generateMips(Context c, VkCommandBuffer cmd, const MipGenInfo& info) {
                    VK_IMAGE_LAYOUT_GENERAL, info.after.layout, false});
     return {};
 }
+
+}  // namespace
 
 }  // namespace vkspd

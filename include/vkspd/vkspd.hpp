@@ -15,7 +15,8 @@
 //   - calling `forgetImage` before destroying an image that was passed to `generateMips`;
 //   - keeping the Context alive until every command buffer that used it has finished executing.
 //
-// No function here throws; failures return a Result whose message names the bad value and rule.
+// No function here throws (they are noexcept; an allocation failure inside becomes a Result with
+// VK_ERROR_OUT_OF_HOST_MEMORY); failures return a Result whose message names the bad value and rule.
 #pragma once
 
 #include <vulkan/vulkan.h>
@@ -132,33 +133,34 @@ struct DispatchDescription {
 // vulkanMemoryModel and vulkanMemoryModelDeviceScope (required); shaderFloat16 (recommended).
 // Extensions: VK_KHR_push_descriptor (recommended); VK_KHR_synchronization2 or Vulkan 1.3 (optional).
 // Returns a human-readable list.
-const char* requiredDeviceFeatures();
+const char* requiredDeviceFeatures() noexcept;
 
 // Creates a Context. On failure *context is null and the Result says why.
-Result createContext(const ContextCreateInfo& info, Context* context);
+Result createContext(const ContextCreateInfo& info, Context* context) noexcept;
 
 // Destroys the Context and everything it created. Accepts null. The device must be idle with
 // respect to every command buffer that used the Context.
-void destroyContext(Context context);
+void destroyContext(Context context) noexcept;
 
 // Whether this device can run the single pass on images of `format` (with STORAGE usage);
 // on false, `reason` (if given) says why.
-bool isFormatSupported(Context context, VkFormat format, std::string* reason = nullptr);
+bool isFormatSupported(Context context, VkFormat format, std::string* reason = nullptr) noexcept;
 
 // Checks `info` and describes the dispatch generateMips would record. Records nothing.
-Result describeDispatch(Context context, const MipGenInfo& info, DispatchDescription* description);
+Result describeDispatch(Context context, const MipGenInfo& info,
+                        DispatchDescription* description) noexcept;
 
 // Scratch bytes generateMips needs for `info` (0 if `info` is invalid).
-VkDeviceSize scratchSize(Context context, const MipGenInfo& info);
+VkDeviceSize scratchSize(Context context, const MipGenInfo& info) noexcept;
 
 // Records into `commandBuffer` (recording, compute-capable queue family): a barrier from
 // info.before, one compute dispatch writing every level of the range above the base, and a barrier
 // to info.after. Never submits or waits. On error nothing is recorded. Thread-safe: may be called
 // concurrently with different command buffers.
-Result generateMips(Context context, VkCommandBuffer commandBuffer, const MipGenInfo& info);
+Result generateMips(Context context, VkCommandBuffer commandBuffer, const MipGenInfo& info) noexcept;
 
 // Releases the image views the Context cached for `image`. Call it before destroying an image that
 // was passed to generateMips, once no pending command buffer uses them. Accepts null.
-void forgetImage(Context context, VkImage image);
+void forgetImage(Context context, VkImage image) noexcept;
 
 }  // namespace vkspd
