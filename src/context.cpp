@@ -171,8 +171,7 @@ Result createContextImpl(const ContextCreateInfo& createInfo, Context* out);
 }
 
 Result createContext(const ContextCreateInfo& createInfo, Context* out) noexcept {
-    Result r = guarded([&] { return createContextImpl(createInfo, out); });
-    return r;
+    return guarded([&] { return createContextImpl(createInfo, out); });
 }
 
 namespace {

@@ -18,6 +18,21 @@ std::string levelRange(uint32_t base, uint32_t count) {
     return std::to_string(base) + ".." + std::to_string(base + count - 1);
 }
 
+// The one rule for mip and layer ranges: `base` inside the image's `total`, `count` (0 = the
+// rest) not past it. Sets *resolved to the count the range really has.
+Result checkRange(const char* baseName, const char* rangeName, const char* unit, uint32_t base,
+                  uint32_t count, uint32_t total, uint32_t* resolved) {
+    if (base >= total)
+        return fail(VK_ERROR_UNKNOWN, std::string("MipGenInfo::") + baseName + " " +
+                                          std::to_string(base) + " is past the image's " +
+                                          std::to_string(total) + " " + unit);
+    *resolved = count ? count : total - base;
+    if (base + *resolved > total)
+        return fail(VK_ERROR_UNKNOWN, std::string(rangeName) + " range " + levelRange(base, *resolved) +
+                                          " exceeds the image's " + std::to_string(total) + " " + unit);
+    return {};
+}
+
 // Everything generateMips decides before recording.
 struct Request {
     Plan plan;
@@ -52,28 +67,14 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
                                           " must be from 1 to " + std::to_string(full) + " for a " +
                                           std::to_string(info.extent.width) + "x" +
                                           std::to_string(info.extent.height) + " image");
-    if (info.baseMipLevel >= info.imageMipLevels)
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::baseMipLevel " +
-                                          std::to_string(info.baseMipLevel) +
-                                          " is past the image's " +
-                                          std::to_string(info.imageMipLevels) + " levels");
-    req->levelCount = info.levelCount ? info.levelCount : info.imageMipLevels - info.baseMipLevel;
-    if (info.baseMipLevel + req->levelCount > info.imageMipLevels)
-        return fail(VK_ERROR_UNKNOWN, "mip range " + levelRange(info.baseMipLevel, req->levelCount) +
-                                          " exceeds the image's " +
-                                          std::to_string(info.imageMipLevels) + " levels");
+    Result ranges = checkRange("baseMipLevel", "mip", "levels", info.baseMipLevel, info.levelCount,
+                              info.imageMipLevels, &req->levelCount);
+    if (!ranges.ok()) return ranges;
     if (info.imageArrayLayers == 0)
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::imageArrayLayers must be at least 1");
-    if (info.baseArrayLayer >= info.imageArrayLayers)
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::baseArrayLayer " +
-                                          std::to_string(info.baseArrayLayer) +
-                                          " is past the image's " +
-                                          std::to_string(info.imageArrayLayers) + " layers");
-    req->layerCount = info.layerCount ? info.layerCount : info.imageArrayLayers - info.baseArrayLayer;
-    if (info.baseArrayLayer + req->layerCount > info.imageArrayLayers)
-        return fail(VK_ERROR_UNKNOWN, "layer range " + levelRange(info.baseArrayLayer, req->layerCount) +
-                                          " exceeds the image's " +
-                                          std::to_string(info.imageArrayLayers) + " layers");
+    ranges = checkRange("baseArrayLayer", "layer", "layers", info.baseArrayLayer, info.layerCount,
+                       info.imageArrayLayers, &req->layerCount);
+    if (!ranges.ok()) return ranges;
     if (req->layerCount > c->properties.limits.maxComputeWorkGroupCount[2])
         return fail(VK_ERROR_UNKNOWN, std::to_string(req->layerCount) +
                                           " layers exceed the device's maxComputeWorkGroupCount[2] " +
