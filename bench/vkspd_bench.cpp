@@ -247,14 +247,7 @@ struct Runner {
         CHECK_VK(vkBeginCommandBuffer(cmd, &bi));
         return cmd;
     }
-    void submitAndWait() {
-        CHECK_VK(vkEndCommandBuffer(cmd));
-        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        si.commandBufferCount = 1;
-        si.pCommandBuffers = &cmd;
-        CHECK_VK(vkQueueSubmit(g.queue, 1, &si, VK_NULL_HANDLE));
-        CHECK_VK(vkQueueWaitIdle(g.queue));
-    }
+    void submitAndWait() { endSubmitWait(g, cmd); }
 };
 
 // Random level 0 for `format`: UNORM uniform, floats in [0.25, 4).
@@ -272,15 +265,8 @@ void fillLevel0(Runner& run, const Subject& s) {
                             static_cast<uint8_t*>(staging.mapped) + size_t(y) * s.width * fi.bytesPerTexel);
     }
     VkCommandBuffer cmd = run.begin();
-    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    b.newLayout = kGeneral;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = s.image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, s.levels, 0, 1};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                         nullptr, 1, &b);
+    imageBarrier(cmd, s.image, s.levels, VK_IMAGE_LAYOUT_UNDEFINED, kGeneral, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                 VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {s.width, s.height, 1};

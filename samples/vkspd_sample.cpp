@@ -197,15 +197,9 @@ int main(int argc, char** argv) {
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
 
-    VkImageMemoryBarrier toDst{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    toDst.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    toDst.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    toDst.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-    toDst.srcQueueFamilyIndex = toDst.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    toDst.image = image;
-    toDst.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0,
-                         nullptr, 0, nullptr, 1, &toDst);
+    imageBarrier(cmd, image, levels, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                 VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                 VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferImageCopy up{};
     up.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     up.imageExtent = {width, height, 1};
@@ -241,12 +235,7 @@ int main(int argc, char** argv) {
     toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
                          nullptr, 0, nullptr);
-    CHECK_VK(vkEndCommandBuffer(cmd));
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cmd;
-    CHECK_VK(vkQueueSubmit(g.queue, 1, &si, VK_NULL_HANDLE));
-    CHECK_VK(vkQueueWaitIdle(g.queue));
+    endSubmitWait(g, cmd);
 
     std::printf("%s: %ux%u, %u levels on %s (%s, %s), one dispatch of %ux%u groups\n", input.c_str(),
                 width, height, levels, g.properties.deviceName, described.fp16 ? "FP16" : "FP32",
@@ -279,16 +268,9 @@ int main(int argc, char** argv) {
         CHECK_VK(vkBeginCommandBuffer(cmd, &begin));
         vkCmdResetQueryPool(cmd, queries, 0, 2 * runs);
         // Time the dispatch, not layout transitions: the image stays in GENERAL between runs.
-        VkImageMemoryBarrier toGeneral{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-        toGeneral.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-        toGeneral.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-        toGeneral.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
-        toGeneral.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-        toGeneral.srcQueueFamilyIndex = toGeneral.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        toGeneral.image = image;
-        toGeneral.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
-        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0,
-                             nullptr, 0, nullptr, 1, &toGeneral);
+        imageBarrier(cmd, image, levels, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
+                     VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         vkspd::MipGenInfo again = info;
         again.before = again.after = {VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
@@ -300,9 +282,7 @@ int main(int argc, char** argv) {
             }
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, 2 * r + 1);
         }
-        CHECK_VK(vkEndCommandBuffer(cmd));
-        CHECK_VK(vkQueueSubmit(g.queue, 1, &si, VK_NULL_HANDLE));
-        CHECK_VK(vkQueueWaitIdle(g.queue));
+        endSubmitWait(g, cmd);
         std::vector<uint64_t> stamps(2 * runs);
         CHECK_VK(vkGetQueryPoolResults(g.device, queries, 0, 2 * runs, stamps.size() * 8, stamps.data(), 8,
                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));

@@ -90,7 +90,7 @@ void destroyViews(ContextT* c, ImageViews& v) {
     v = ImageViews{};
 }
 
-Result createPipelines(ContextT* c) {
+Result createPipelines(ContextT* c, VkPipelineCreateFlags flags) {
     VkSamplerCreateInfo si{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     si.magFilter = VK_FILTER_NEAREST;
     si.minFilter = VK_FILTER_NEAREST;
@@ -137,6 +137,7 @@ Result createPipelines(ContextT* c) {
             r = c->fn.vkCreateShaderModule(c->device(), &mi, c->allocator(), &module);
             if (r != VK_SUCCESS) return vkFail(r, "vkCreateShaderModule");
             VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+            ci.flags = flags;
             ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
             ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
             ci.stage.module = module;
@@ -167,15 +168,22 @@ const char* requiredDeviceFeatures() noexcept {
 }
 
 namespace {
-Result createContextImpl(const ContextCreateInfo& createInfo, Context* out);
+Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFlags pipelineFlags,
+                         Context* out);
 }
 
 Result createContext(const ContextCreateInfo& createInfo, Context* out) noexcept {
-    return guarded([&] { return createContextImpl(createInfo, out); });
+    return guarded([&] { return createContextImpl(createInfo, 0, out); });
+}
+
+Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
+                                      VkPipelineCreateFlags pipelineFlags, Context* out) noexcept {
+    return guarded([&] { return createContextImpl(createInfo, pipelineFlags, out); });
 }
 
 namespace {
-Result createContextImpl(const ContextCreateInfo& createInfo, Context* out) {
+Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFlags pipelineFlags,
+                         Context* out) {
     if (!out) return fail(VK_ERROR_UNKNOWN, "createContext: the output pointer is null");
     *out = nullptr;
     if (!createInfo.instance || !createInfo.physicalDevice || !createInfo.device)
@@ -226,7 +234,7 @@ Result createContextImpl(const ContextCreateInfo& createInfo, Context* out) {
     }
     c->quadSupported = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT) != 0;
 
-    Result r = createPipelines(c);
+    Result r = createPipelines(c, pipelineFlags);
     if (r.ok()) {
         c->slotCount = createInfo.scratchSlots ? createInfo.scratchSlots : 16;
         c->counterSlots.resize(c->slotCount);

@@ -98,6 +98,11 @@ Result guarded(Body&& body) noexcept {
     }
 }
 
+// createContext with extra flags for its pipelines (for developer tools: for example
+// VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, with pipelineExecutableInfo enabled).
+Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
+                                      VkPipelineCreateFlags pipelineFlags, Context* context) noexcept;
+
 // Helpers in context.cpp used by record.cpp.
 Result getImageViews(Context context, const MipGenInfo& info, uint32_t levelsBelowBase,
                      uint32_t layers, ImageViews* views);

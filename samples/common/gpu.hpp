@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace vkspd_tools {
@@ -29,6 +30,7 @@ struct Gpu {
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t family = 0;
     bool fp16 = false, sync2 = false;
+    bool pipelineStatistics = false;  // VK_KHR_pipeline_executable_properties enabled
     VkPhysicalDeviceProperties properties{};
 };
 
@@ -42,7 +44,9 @@ inline int deviceRank(VkPhysicalDeviceType t) {
     }
 }
 
-inline Gpu openGpu(int requested) {
+// `pipelineStatistics`: also enable VK_KHR_pipeline_executable_properties where the device has it
+// (Gpu::pipelineStatistics says whether it did).
+inline Gpu openGpu(int requested, bool pipelineStatistics = false) {
     Gpu g;
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "vkspd-sample";
@@ -97,8 +101,21 @@ inline Gpu openGpu(int requested) {
     }
     VkPhysicalDeviceVulkan13Features e13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     e13.synchronization2 = f13.synchronization2;
+    if (pipelineStatistics) {
+        uint32_t extensionCount = 0;
+        vkEnumerateDeviceExtensionProperties(g.physical, nullptr, &extensionCount, nullptr);
+        std::vector<VkExtensionProperties> exts(extensionCount);
+        vkEnumerateDeviceExtensionProperties(g.physical, nullptr, &extensionCount, exts.data());
+        for (const VkExtensionProperties& e : exts)
+            g.pipelineStatistics = g.pipelineStatistics ||
+                std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
+    }
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR ePipe{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    ePipe.pNext = v13 ? &e13 : nullptr;
+    ePipe.pipelineExecutableInfo = VK_TRUE;
     VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    e12.pNext = v13 ? &e13 : nullptr;
+    e12.pNext = g.pipelineStatistics ? static_cast<void*>(&ePipe) : (v13 ? static_cast<void*>(&e13) : nullptr);
     e12.vulkanMemoryModel = e12.vulkanMemoryModelDeviceScope = VK_TRUE;
     e12.shaderFloat16 = f12.shaderFloat16;
     g.fp16 = f12.shaderFloat16;
@@ -111,13 +128,13 @@ inline Gpu openGpu(int requested) {
     qi.queueFamilyIndex = g.family;
     qi.queueCount = 1;
     qi.pQueuePriorities = &priority;
-    const char* ext = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    const char* exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     dci.pNext = &e2;
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qi;
-    dci.enabledExtensionCount = 1;
-    dci.ppEnabledExtensionNames = &ext;
+    dci.enabledExtensionCount = g.pipelineStatistics ? 2 : 1;
+    dci.ppEnabledExtensionNames = exts;
     CHECK_VK(vkCreateDevice(g.physical, &dci, nullptr, &g.device));
     vkGetDeviceQueue(g.device, g.family, 0, &g.queue);
     return g;
@@ -141,8 +158,8 @@ inline VkDeviceMemory allocate(const Gpu& g, VkMemoryRequirements req, VkMemoryP
     return m;
 }
 
-// The vkspd context for `g`, or exit with a message.
-inline vkspd::Context createContext(const Gpu& g) {
+// What vkspd needs to know about `g`.
+inline vkspd::ContextCreateInfo contextInfoFor(const Gpu& g) {
     vkspd::ContextCreateInfo ci;
     ci.instance = g.instance;
     ci.physicalDevice = g.physical;
@@ -152,12 +169,42 @@ inline vkspd::Context createContext(const Gpu& g) {
     ci.shaderFloat16Enabled = g.fp16;
     ci.synchronization2Enabled = g.sync2;
     ci.pushDescriptorEnabled = true;
+    return ci;
+}
+
+// The vkspd context for `g`, or exit with a message.
+inline vkspd::Context createContext(const Gpu& g) {
     vkspd::Context context = nullptr;
-    if (vkspd::Result r = vkspd::createContext(ci, &context); !r.ok()) {
+    if (vkspd::Result r = vkspd::createContext(contextInfoFor(g), &context); !r.ok()) {
         std::fprintf(stderr, "vkspd: %s\n", r.message.c_str());
         std::exit(kGpuExitCode);
     }
     return context;
+}
+
+// A barrier for every level of layer 0 of `image`.
+inline void imageBarrier(VkCommandBuffer cmd, VkImage image, uint32_t levels, VkImageLayout from,
+                         VkImageLayout to, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
+                         VkPipelineStageFlags dstStage, VkAccessFlags dstAccess) {
+    VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+    b.srcAccessMask = srcAccess;
+    b.dstAccessMask = dstAccess;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
+    vkCmdPipelineBarrier(cmd, srcStage, dstStage, 0, 0, nullptr, 0, nullptr, 1, &b);
+}
+
+// Ends `cmd`, submits it to the queue of `g` and waits for the queue to be idle.
+inline void endSubmitWait(const Gpu& g, VkCommandBuffer cmd) {
+    CHECK_VK(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    si.commandBufferCount = 1;
+    si.pCommandBuffers = &cmd;
+    CHECK_VK(vkQueueSubmit(g.queue, 1, &si, VK_NULL_HANDLE));
+    CHECK_VK(vkQueueWaitIdle(g.queue));
 }
 
 }  // namespace vkspd_tools
