@@ -5,17 +5,6 @@ using namespace vkspd_test;
 
 namespace {
 
-vkspd::MipGenInfo validInfo(const TestImage& img) {
-    vkspd::MipGenInfo info;
-    info.image = img.image;
-    info.format = img.format;
-    info.extent = {img.width, img.height};
-    info.imageMipLevels = img.levels;
-    info.before = uploadedState();
-    info.after = readbackState();
-    return info;
-}
-
 // Expects generateMips to fail with a message containing `needle`, recording nothing (the
 // command buffer stays empty, which the validation layer would flag if a half-recorded barrier
 // left the image in an unexpected layout for the next test).
@@ -31,9 +20,8 @@ void expectError(Harness* h, const vkspd::MipGenInfo& info, const char* needle) 
 
 TEST_F(GpuTest, BadInputIsRejectedWithAClearMessage) {
     TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 100, 60, 7,
-                                   VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                                       VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    vkspd::MipGenInfo info = validInfo(img);
+                                   kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(img);
 
     vkspd::MipGenInfo bad = info;
     bad.image = VK_NULL_HANDLE;
@@ -105,7 +93,7 @@ TEST_F(GpuTest, CreateContextNamesWhatIsMissing) {
 TEST_F(GpuTest, DescribeDispatchReportsTheVariant) {
     TestImage img = h->createImage(VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 11,
                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT);
-    vkspd::MipGenInfo info = validInfo(img);
+    vkspd::MipGenInfo info = chainInfo(img);
     vkspd::DispatchDescription d;
     ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
     EXPECT_EQ(d.groupsX, 30u);

@@ -8,29 +8,19 @@ using namespace vkspd_test;
 
 namespace {
 
-const VkImageUsageFlags kUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
-                                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-
 // Generates the full chain of every layer of a fresh image; checks it; returns the description.
 vkspd::DispatchDescription fullChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
                                      uint32_t layers, VkImageCreateFlags flags,
                                      vkspd::Precision precision, const std::string& what) {
     const uint32_t levels = vkspd::fullMipCount(w, ht);
-    TestImage img = h->createImage(format, w, ht, levels, kUsage, layers, flags);
+    TestImage img = h->createImage(format, w, ht, levels, kChainUsage, layers, flags);
     std::vector<uint8_t> level0;
     for (uint32_t layer = 0; layer < layers; ++layer) {
         auto l = randomTexels(format, w, ht, w * 31 + ht * 17 + layer);
         level0.insert(level0.end(), l.begin(), l.end());
     }
     h->upload(img, level0.data());
-    vkspd::MipGenInfo info;
-    info.image = img.image;
-    info.format = format;
-    info.extent = {w, ht};
-    info.imageMipLevels = levels;
-    info.imageArrayLayers = layers;
-    info.before = uploadedState();
-    info.after = readbackState();
+    vkspd::MipGenInfo info = chainInfo(img);
     info.precision = precision;
     vkspd::DispatchDescription d;
     EXPECT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
@@ -108,7 +98,7 @@ TEST_F(GpuTest, CubeAndCubeArray) {
 TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) {
     const uint32_t w = 301, ht = 157, levels = vkspd::fullMipCount(w, ht), layers = 5;
     const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
-    TestImage img = h->createImage(format, w, ht, levels, kUsage, layers);
+    TestImage img = h->createImage(format, w, ht, levels, kChainUsage, layers);
     // Every level of every layer starts with its own random content.
     std::vector<std::vector<uint8_t>> before(levels);
     for (uint32_t l = 0; l < levels; ++l) {
@@ -124,18 +114,11 @@ TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) {
     const Range ranges[] = {{2, 4, 1, 3}, {0, 2, 4, 1}, {5, 0, 0, 1}};
     for (const Range& r : ranges) {
         h->uploadLevels(img, before, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-        vkspd::MipGenInfo info;
-        info.image = img.image;
-        info.format = format;
-        info.extent = {w, ht};
-        info.imageMipLevels = levels;
-        info.imageArrayLayers = layers;
+        vkspd::MipGenInfo info = chainInfo(img);
         info.baseMipLevel = r.base;
         info.levelCount = r.count;
         info.baseArrayLayer = r.firstLayer;
         info.layerCount = r.layerCount;
-        info.before = uploadedState();
-        info.after = readbackState();
         const uint32_t count = r.count ? r.count : levels - r.base;
         auto inRange = [&](uint32_t l, uint32_t layer) {
             return l >= r.base && l < r.base + count && layer >= r.firstLayer &&
@@ -180,15 +163,8 @@ TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) {
 }
 
 TEST_F(GpuTest, LayerRangeErrorsNameTheRule) {
-    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7, kUsage, 6);
-    vkspd::MipGenInfo info;
-    info.image = img.image;
-    info.format = img.format;
-    info.extent = {64, 64};
-    info.imageMipLevels = 7;
-    info.imageArrayLayers = 6;
-    info.before = uploadedState();
-    info.after = readbackState();
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7, kChainUsage, 6);
+    vkspd::MipGenInfo info = chainInfo(img);
     info.baseArrayLayer = 4;
     info.layerCount = 3;
     vkspd::DispatchDescription d;

@@ -386,7 +386,10 @@ double expectChainMatches(const TestImage& t, const std::vector<std::vector<uint
                 << what << ": " << fi.name << " " << t.width << "x" << t.height << " layer " << layer
                 << " level " << base + l << " (" << ref[l].width << "x" << ref[l].height
                 << "): worst " << e.worst << " at texel " << e.worstTexel << " (x "
-                << e.worstTexel % ref[l].width << ", y " << e.worstTexel / ref[l].width << ")";
+                << e.worstTexel % ref[l].width << ", y " << e.worstTexel / ref[l].width
+                << ") channel " << e.worstChannel << ", " << e.overTolerance << " channels over "
+                << tolerance;
+            EXPECT_FALSE(e.nanMismatch) << what << " level " << base + l;
         }
     }
     return worst;
@@ -411,6 +414,18 @@ vkspd::ImageState uploadedState() {
 vkspd::ImageState readbackState() {
     return {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT,
             VK_ACCESS_2_TRANSFER_READ_BIT};
+}
+
+vkspd::MipGenInfo chainInfo(const TestImage& t) {
+    vkspd::MipGenInfo info;
+    info.image = t.image;
+    info.format = t.format;
+    info.extent = {t.width, t.height};
+    info.imageMipLevels = t.levels;
+    info.imageArrayLayers = t.layers;
+    info.before = uploadedState();
+    info.after = readbackState();
+    return info;
 }
 
 std::vector<uint8_t> randomTexels(VkFormat format, uint32_t width, uint32_t height, uint32_t seed) {

@@ -78,6 +78,14 @@ protected:
     Harness* h = nullptr;
 };
 
+// The usage every test image with a chain needs: generated, uploaded and read back.
+constexpr VkImageUsageFlags kChainUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT |
+                                          VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                          VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+
+// The request for every level and layer of `image`, from uploadedState() to readbackState().
+vkspd::MipGenInfo chainInfo(const TestImage& image);
+
 // The caller-side state of an image that was just uploaded, and the state tests read it in.
 vkspd::ImageState uploadedState();
 vkspd::ImageState readbackState();
