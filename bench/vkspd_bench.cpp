@@ -142,7 +142,8 @@ void recordBlitChain(VkCommandBuffer cmd, const Subject& s) {
     }
 }
 
-bool recordVkspd(vkspd::Context context, VkCommandBuffer cmd, const Subject& s, const Method& m) {
+// The whole chain of `s` with the method's variant, image in GENERAL before and after.
+vkspd::MipGenInfo infoFor(const Subject& s, const Method& m) {
     vkspd::MipGenInfo info;
     info.image = s.image;
     info.format = s.format;
@@ -151,6 +152,11 @@ bool recordVkspd(vkspd::Context context, VkCommandBuffer cmd, const Subject& s, 
     info.before = info.after = kComputeState;
     info.precision = m.precision;
     info.subgroupPath = m.path;
+    return info;
+}
+
+bool recordVkspd(vkspd::Context context, VkCommandBuffer cmd, const Subject& s, const Method& m) {
+    vkspd::MipGenInfo info = infoFor(s, m);
     if (m.kind == Method::SinglePass) {
         vkspd::Result r = vkspd::generateMips(context, cmd, info);
         if (!r.ok()) std::fprintf(stderr, "vkspd-bench: %s\n", r.message.c_str());
@@ -279,6 +285,8 @@ void fillLevel0(Runner& run, const Subject& s) {
 // Runs the method once and compares levels `firstChecked`.. with the reference; returns worst.
 bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method& m,
             const std::vector<vkspd::ReferenceLevel>& ref, double* worst) {
+    vkspd::DispatchDescription d;  // which path the library runs decides the tolerance
+    if (!vkspd::describeDispatch(context, infoFor(s, m), &d).ok()) return false;
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(s.format, &fi);
     const uint32_t firstChecked = (size_t(s.width) * s.height > (4096u * 4096u)) ? 2 : 1;
@@ -301,7 +309,7 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     }
     fullBarrier(cmd);
     run.submitAndWait();
-    double tol = vkspd::toleranceFor(s.format, m.precision != vkspd::Precision::FP32 && fi.fp16Capable && run.g.fp16);
+    double tol = vkspd::toleranceFor(s.format, d.fp16);
     // One dispatch per level rounds every level; 2x2 averages of 8-bit or half values often land
     // exactly halfway between two codes, and a GPU may break those ties otherwise than the CPU,
     // so the difference can grow by one unit per level (an H200 differed by 2-5 ulp).
