@@ -9,7 +9,6 @@
 namespace vkspd {
 
 #define VKSPD_INSTANCE_FUNCTIONS(X)           \
-    X(vkGetPhysicalDeviceProperties)          \
     X(vkGetPhysicalDeviceProperties2)         \
     X(vkGetPhysicalDeviceFormatProperties)    \
     X(vkGetPhysicalDeviceMemoryProperties)

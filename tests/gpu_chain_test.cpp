@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
-#include <sstream>
 
 using namespace vkspd_test;
 
