@@ -49,6 +49,30 @@ enum class SubgroupPath {
     LdsOnly,  // Shared memory only.
 };
 
+// How each texel of a level is made from the texels of the level above (SPEC section 3).
+enum class Reduction {
+    Average,  // The exact area-weighted box filter (three taps per axis on odd sizes).
+    Min,      // Per channel, the minimum over every source texel with a non-zero weight: a
+              // conservative result at any size (Hi-Z with reversed depth uses Max).
+    Max,      // Per channel, the maximum, likewise.
+    MinMax,   // A two-channel image: R holds the minimum and G the maximum of the one-channel
+              // source (a depth `source`, or the R channel of a source that is the image's own
+              // base level, whose G channel is then taken as the maximum so far).
+    Custom,   // MipGenInfo::customReduction (createCustomReduction).
+};
+
+// Which way a request is carried out; see queryCapability.
+enum class Path {
+    SinglePass,  // One compute dispatch (STORAGE usage): the exact filter, SPEC section 3 precision.
+    RenderPass,  // One render pass per level and layer (COLOR_ATTACHMENT usage): the same exact
+                 // filter, reading the level above as stored, so values are rounded to the format
+                 // at every level (within 1 ulp of a reference rounded the same way).
+    BlitChain,   // vkCmdBlitImage level by level with a linear filter (TRANSFER_SRC | TRANSFER_DST
+                 // usage, Average only): exact at even sizes, approximate at odd sizes (the blit
+                 // samples bilinearly and does not weight the three-tap footprint).
+    None,        // Nothing can run; the reason names what is missing.
+};
+
 // Layout, pipeline stages and accesses of the image's mip range at one point in time.
 // Stage and access flags use the synchronization2 bit values (they are identical to the legacy
 // ones for every legacy bit).
@@ -91,11 +115,36 @@ struct ContextCreateInfo {
 struct ContextT;
 using Context = ContextT*;
 
+// A user-supplied reduction compiled for this device (createCustomReduction).
+struct CustomReductionT;
+using CustomReduction = CustomReductionT*;
+
+// A separate image to read the source level from: a depth buffer (D16_UNORM or D32_SFLOAT, depth
+// aspect) for Min / Max / MinMax pyramids, read through a sampled view. When given, the image's
+// level `baseMipLevel` receives a copy of it (for MinMax, the value in both R and G) and the
+// levels above are reduced from it, all in the same dispatch.
+struct SourceImage {
+    VkImage image = VK_NULL_HANDLE;         // SAMPLED usage.
+    VkFormat format = VK_FORMAT_UNDEFINED;  // D16_UNORM, D32_SFLOAT, or a supported colour format.
+    VkExtent2D extent = {0, 0};             // Extent of `mipLevel`: must equal the extent of the
+                                            // destination's baseMipLevel.
+    uint32_t mipLevel = 0;                  // The level read.
+    uint32_t baseArrayLayer = 0;            // Layer read for the destination's first layer; one
+                                            // source layer per destination layer.
+    ImageState before;  // State of the read subresources before; they are left in `after`.
+    ImageState after;
+};
+
 // What to generate. Zero members mean "the default" where one is given.
 struct MipGenInfo {
-    VkImage image = VK_NULL_HANDLE;         // Required: SAMPLED | STORAGE usage, VK_IMAGE_TYPE_2D
-                                            // (2D, 2D array, cube or cube array).
+    VkImage image = VK_NULL_HANDLE;         // Required: VK_IMAGE_TYPE_2D (2D, 2D array, cube or
+                                            // cube array).
     VkFormat format = VK_FORMAT_UNDEFINED;  // Required: the image's format.
+    // The usage and create flags the image was created with: they choose the path (Path,
+    // queryCapability). usage 0 means SAMPLED | STORAGE, and for an sRGB format also a
+    // MUTABLE_FORMAT image: an image made for the single pass.
+    VkImageUsageFlags usage = 0;
+    VkImageCreateFlags createFlags = 0;
     VkExtent2D extent = {0, 0};             // Required: extent of mip level 0.
     uint32_t imageMipLevels = 0;            // Required: the mipLevels the image was created with.
     uint32_t imageArrayLayers = 1;          // The arrayLayers the image was created with (6 per
@@ -107,6 +156,9 @@ struct MipGenInfo {
     uint32_t layerCount = 0;                // Layers in the range; 0 = all from baseArrayLayer.
     ImageState before;  // State of the whole range before; its contents of `baseMipLevel` are read.
     ImageState after;   // State the whole range is left in.
+    Reduction reduction = Reduction::Average;
+    CustomReduction customReduction = nullptr;  // Required with Reduction::Custom.
+    SourceImage source;  // Optional: read the base level from another image (depth pyramids).
     Precision precision = Precision::Auto;
     SubgroupPath subgroupPath = SubgroupPath::Auto;
     // Optional caller-owned scratch: a buffer with STORAGE_BUFFER usage holding at least
@@ -119,6 +171,8 @@ struct MipGenInfo {
 
 // Which single-pass variant a call would use; filled by describeDispatch.
 struct DispatchDescription {
+    Path path = Path::None;              // The path generateMips records (the fields below
+                                         // describe the single pass; zero for the others).
     uint32_t groupsX = 0, groupsY = 0;   // Workgroups of the one dispatch (64x64 tiles of level base).
     uint32_t groupsZ = 0;                // One per layer.
     uint32_t stages = 0;                 // Levels 1-6, 7-12, 13-18 of the range: 1, 2 or 3.
@@ -142,9 +196,51 @@ Result createContext(const ContextCreateInfo& info, Context* context) noexcept;
 // respect to every command buffer that used the Context.
 void destroyContext(Context context) noexcept;
 
-// Whether this device can run the single pass on images of `format` (with STORAGE usage);
-// on false, `reason` (if given) says why.
+// Whether this device can run the single pass on images of `format` (with STORAGE usage, and
+// MUTABLE_FORMAT for sRGB); on false, `reason` (if given) says why.
 bool isFormatSupported(Context context, VkFormat format, std::string* reason = nullptr) noexcept;
+
+// A question for queryCapability: an image's format, usage and create flags, and what to do.
+struct CapabilityQuery {
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkImageUsageFlags usage = 0;          // As the image was created (0 is not a default here).
+    VkImageCreateFlags createFlags = 0;
+    Reduction reduction = Reduction::Average;
+    VkFormat sourceFormat = VK_FORMAT_UNDEFINED;  // Format of a SourceImage, if one is used.
+};
+
+// The answer: the path generateMips takes for such an image on this device, and why.
+struct Capability {
+    Path path = Path::None;
+    std::string reason;             // Why this path, and why not the faster ones; for None, the
+                                    // missing usage flag, create flag or format feature.
+    bool exact = false;             // Meets SPEC section 3's precision at every size (SinglePass).
+    bool fp16 = false;              // Precision::Auto takes the FP16 path (SinglePass).
+    VkFormat storageFormat = VK_FORMAT_UNDEFINED;  // Format of the storage views (SinglePass:
+                                                   // the UNORM twin of an sRGB format).
+};
+
+// Answers `query` for this device. Records nothing. An error only for a null context or output.
+Result queryCapability(Context context, const CapabilityQuery& query, Capability* capability) noexcept;
+
+// Compiles a reduction written in GLSL (SPEC section 3, "Custom") with shaderc at run time into
+// single-pass pipelines for this device; the same source text is compiled once per Context.
+// `glsl` defines three functions over vec4 values in 32-bit float (the FP32 path):
+//   vec4 vkspdIdentity();                                      // the empty reduction
+//   vec4 vkspdAccumulate(vec4 acc, vec4 value, float weight);  // add one weighted value
+//   vec4 vkspdCombine(vec4 a, vec4 b);                         // merge two partial results
+// A texel is made separably: for each source row with a non-zero weight wy, a row result starts
+// at vkspdIdentity() and accumulates that row's texels with their weights wx; the texel starts at
+// vkspdIdentity() and accumulates the row results with weights wy. Weights of a texel sum to 1 per
+// axis. Where a footprint crosses a tile edge, two or four partial results made that way from
+// disjoint parts of it are merged with vkspdCombine, which must therefore agree with accumulating
+// everything at once (for example: weighted sums with +, minima with min).
+// On a compile error the Result's message carries the compiler's message. Needs a library built
+// with shaderc (VKSPD_WITH_SHADERC, on by default where libshaderc is found).
+Result createCustomReduction(Context context, const char* glsl, CustomReduction* reduction) noexcept;
+
+// Destroys a custom reduction. Accepts null. No pending command buffer may use it.
+void destroyCustomReduction(Context context, CustomReduction reduction) noexcept;
 
 // Checks `info` and describes the dispatch generateMips would record. Records nothing.
 Result describeDispatch(Context context, const MipGenInfo& info,
@@ -153,9 +249,12 @@ Result describeDispatch(Context context, const MipGenInfo& info,
 // Scratch bytes generateMips needs for `info` (0 if `info` is invalid).
 VkDeviceSize scratchSize(Context context, const MipGenInfo& info) noexcept;
 
-// Records into `commandBuffer` (recording, compute-capable queue family): a barrier from
-// info.before, one compute dispatch writing every level of the range above the base, and a barrier
-// to info.after. Never submits or waits. On error nothing is recorded. Thread-safe: may be called
+// Records into `commandBuffer` (recording): a barrier from info.before, the work that writes
+// every level of the range above the base, and a barrier to info.after. The work is the path
+// queryCapability reports for the image's usage and flags: one compute dispatch (SinglePass: a
+// compute-capable queue family), a render pass per level and layer (RenderPass: a graphics queue
+// family, outside a render pass instance), or a blit per level (BlitChain: a graphics queue
+// family). Never submits or waits. On error nothing is recorded. Thread-safe: may be called
 // concurrently with different command buffers.
 Result generateMips(Context context, VkCommandBuffer commandBuffer, const MipGenInfo& info) noexcept;
 
