@@ -3,7 +3,7 @@
 # Everything comes from Debian's own packages (SPEC section 8).
 set -e
 PACKAGES="build-essential cmake ninja-build pkg-config python3
-libvulkan-dev libvulkan-volk-dev libshaderc-dev glslc vulkan-validationlayers
+libvulkan-dev libvulkan-volk-dev libshaderc-dev glslang-dev spirv-tools glslc vulkan-validationlayers
 mesa-vulkan-drivers libgtest-dev libstb-dev"
 missing=""
 for p in $PACKAGES; do
