@@ -54,7 +54,8 @@ TEST_F(GpuTest, EveryColourFormatTakesTheSinglePass) {
 }
 
 // Filtering must happen in linear space: black and white average to linear 0.5, which is sRGB 188
-// (0.7354 * 255), not 128. Alpha is linear: 0 and 255 give 128.
+// (0.7354 * 255 = 187.5), not 128. Alpha is linear: 0 and 255 give 127.5, a tie that a GPU may
+// round either way (lavapipe gives 128, an H200 127).
 TEST_F(GpuTest, SrgbCheckerboardAveragesInLinearSpace) {
     for (VkFormat format : {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB}) {
         for (int fp16 = 0; fp16 < (h->fp16 ? 2 : 1); ++fp16) {
@@ -80,7 +81,8 @@ TEST_F(GpuTest, SrgbCheckerboardAveragesInLinearSpace) {
                     ASSERT_EQ(gpu[l][i], 188) << "level " << l << " texel " << i / 4;
                     ASSERT_EQ(gpu[l][i + 1], 188);
                     ASSERT_EQ(gpu[l][i + 2], 188);
-                    ASSERT_EQ(gpu[l][i + 3], 128) << "alpha is linear";
+                    ASSERT_TRUE(gpu[l][i + 3] == 127 || gpu[l][i + 3] == 128)
+                        << "alpha is linear: " << int(gpu[l][i + 3]);
                 }
             h->destroyImage(img);
             vkspd::forgetImage(h->context, img.image);
