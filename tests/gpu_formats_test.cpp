@@ -207,6 +207,45 @@ TEST_F(GpuTest, DepthSourceBuildsAConservativePyramid) {
     }
 }
 
+TEST_F(GpuTest, SourceImageMisuseIsRejected) {
+    TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, 16, 16, 1,
+                                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, 16, 16, 5, kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(pyramid);
+    info.reduction = vkspd::Reduction::Max;
+    info.source.image = depth.image;
+    info.source.format = VK_FORMAT_D32_SFLOAT;
+    info.source.extent = {16, 16};
+    info.source.before = info.source.after = {VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                              VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+    auto expectError = [&](const vkspd::MipGenInfo& bad, const char* needle) {
+        vkspd::DispatchDescription d;
+        vkspd::Result r = vkspd::describeDispatch(h->context, bad, &d);
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find(needle), std::string::npos) << r.message;
+    };
+    vkspd::MipGenInfo bad = info;
+    bad.source.extent = {16, 8};
+    expectError(bad, "source.extent 16x8");
+    bad = info;
+    bad.levelCount = 1;
+    expectError(bad, "at least 2 levels");
+    bad = info;
+    bad.source.before.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    expectError(bad, "source.before.layout");
+    bad = info;
+    bad.reduction = vkspd::Reduction::MinMax;  // R32_SFLOAT has one channel
+    expectError(bad, "two channels");
+    bad = info;
+    bad.source.format = VK_FORMAT_R8G8B8A8_UNORM;  // four channels into a one-channel pyramid
+    expectError(bad, "channels");
+    vkspd::DispatchDescription d;
+    EXPECT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    h->destroyImage(depth);
+    h->destroyImage(pyramid);
+}
+
 namespace {
 
 // Average of R, G, B and the maximum of alpha: "premultiplied coverage" style.
