@@ -230,10 +230,13 @@ TEST_F(GpuTest, LargeOddSizeOnTheFp16Path) {
 }
 
 TEST_F(GpuTest, PseudoRandomSizesFormatsAndVariants) {
-    // Sizes nobody picked by hand: a fixed-seed sample over 1..700 per axis, every format in turn.
+    // Sizes nobody picked by hand: a fixed-seed sample over 1..700 per axis, four formats in turn.
     std::mt19937 rng(20261122);
     std::uniform_int_distribution<uint32_t> side(1, 700);
-    const std::vector<VkFormat> formats = colourFormats();
+    // Formats whose variants other tests compile anyway: lavapipe compiles once per variant and
+    // image format (FormatTest covers every format).
+    const std::vector<VkFormat> formats = {VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8B8A8_UNORM,
+                                           VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT};
     for (int i = 0; i < 18; ++i) {
         const uint32_t w = side(rng), ht = (i % 3 == 0) ? side(rng) % 9 + 1 : side(rng);
         const VkFormat format = formats[size_t(i) % formats.size()];
