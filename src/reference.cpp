@@ -1,4 +1,4 @@
-// The CPU reference mip chain of SPEC section 3 (Average reduction), in double precision.
+// The CPU reference mip chain of SPEC section 3 (every reduction), in double precision.
 //
 // Each level is computed from the level above, separably: a horizontal pass over each source row
 // the destination needs, then a vertical pass combining two or three of those filtered rows. Both
@@ -12,6 +12,7 @@
 #include "vkspd/reference.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <new>
 #include <system_error>
@@ -86,6 +87,7 @@ void filterRowAnyChannels(const double* src, double* dst, const AxisFilter& f, u
     switch (channels) {
         case 1: filterRow<1>(src, dst, f, channels); break;
         case 2: filterRow<2>(src, dst, f, channels); break;
+        case 3: filterRow<3>(src, dst, f, channels); break;
         case 4: filterRow<4>(src, dst, f, channels); break;
         default: filterRow<0>(src, dst, f, channels); break;
     }
@@ -198,31 +200,108 @@ uint32_t fullMipCount(uint32_t width, uint32_t height) {
     return levels;
 }
 
+namespace {
+
+// One destination texel of a Min / Max / MinMax / Custom level: the source texels with a non-zero
+// weight (Min, Max, MinMax), or the separable weighted accumulation of a custom reduction.
+void reduceTexel(const ReferenceLevel& src, const Taps& tx, const Taps& ty, double sx, double sy,
+                 const ReferenceOptions& o, double* out) {
+    const uint32_t c = src.channels;
+    const double* base = src.texels.data();
+    auto at = [&](uint32_t x, uint32_t y) { return base + (size_t(y) * src.width + x) * c; };
+    if (o.reduction == Reduction::Custom) {
+        double acc[4];
+        o.custom->identity(acc);
+        for (uint32_t b = 0; b < ty.count; ++b) {
+            if (ty.weight[b] == 0.0) continue;
+            double row[4];
+            o.custom->identity(row);
+            for (uint32_t a = 0; a < tx.count; ++a) {
+                if (tx.weight[a] == 0.0) continue;
+                double v[4] = {0.0, 0.0, 0.0, 0.0};
+                const double* p = at(tx.first + a, ty.first + b);
+                for (uint32_t k = 0; k < c; ++k) v[k] = p[k];
+                o.custom->accumulate(row, v, tx.weight[a] / sx);
+            }
+            o.custom->accumulate(acc, row, ty.weight[b] / sy);
+        }
+        for (uint32_t k = 0; k < c; ++k) out[k] = acc[k];
+        return;
+    }
+    for (uint32_t k = 0; k < c; ++k) {
+        const bool takeMin = o.reduction == Reduction::Min || (o.reduction == Reduction::MinMax && k == 0);
+        double r = 0.0;
+        bool first = true;
+        for (uint32_t b = 0; b < ty.count; ++b) {
+            if (ty.weight[b] == 0.0) continue;
+            for (uint32_t a = 0; a < tx.count; ++a) {
+                if (tx.weight[a] == 0.0) continue;
+                const double v = at(tx.first + a, ty.first + b)[k];
+                // NaN propagates: a NaN tap makes the result NaN, like IEEE arithmetic.
+                if (first || std::isnan(v) || (takeMin ? v < r : v > r)) r = v;
+                if (std::isnan(v)) break;
+                first = false;
+            }
+            if (std::isnan(r)) break;
+        }
+        out[k] = r;
+    }
+}
+
+// Rounds every value of `level` to `format` and back.
+bool roundTo(VkFormat format, ReferenceLevel& level) {
+    FormatInfo fi;
+    if (!getFormatInfo(format, &fi) || fi.channels != level.channels) return false;
+    const size_t texels = size_t(level.width) * level.height;
+    std::vector<unsigned char> bytes(texels * fi.bytesPerTexel);
+    std::vector<float> back(texels * fi.channels);
+    if (!encodeTexels(format, level.texels.data(), texels, bytes.data()) ||
+        !decodeTexels(format, bytes.data(), texels, back.data()))
+        return false;
+    for (size_t i = 0; i < back.size(); ++i) level.texels[i] = double(back[i]);
+    return true;
+}
+
+}  // namespace
+
 // Returns an empty vector when there is nothing to compute (null data, a zero extent or channel
-// count, levelCount 0) or when memory runs out: no exception leaves this function.
+// count, levelCount 0, options that do not fit the channels) or when memory runs out: no
+// exception leaves this function.
 std::vector<ReferenceLevel> referenceChain(const float* level0, uint32_t width, uint32_t height,
                                            uint32_t channels, uint32_t levelCount,
-                                           unsigned threads) {
+                                           const ReferenceOptions& options) {
     std::vector<ReferenceLevel> chain;
-    if (!level0 || width == 0 || height == 0 || channels == 0 || levelCount == 0) return chain;
+    if (!level0 || width == 0 || height == 0 || channels == 0 || channels > 4 || levelCount == 0)
+        return chain;
+    if (options.reduction == Reduction::MinMax && channels > 2) return chain;
+    if (options.reduction == Reduction::Custom &&
+        (!options.custom || !options.custom->identity || !options.custom->accumulate))
+        return chain;
+    unsigned threads = options.threads;
     if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    const uint32_t outChannels = options.reduction == Reduction::MinMax ? 2 : channels;
 
     try {
         chain.resize(levelCount);
 
-        // Level 0: a copy of the input, widened to double, rows split among threads.
+        // Level 0: a copy of the input, widened to double (MinMax of one channel: the value
+        // twice), rows split among threads.
         ReferenceLevel& base = chain[0];
         base.width = width;
         base.height = height;
-        base.channels = channels;
+        base.channels = outChannels;
         const size_t rowValues = size_t(width) * channels;
-        resizeZeroed(base.texels, rowValues * height);
+        resizeZeroed(base.texels, size_t(width) * outChannels * height);
         parallelFor(height, threadsFor(rowValues * height, threads),
                     [&](uint32_t begin, uint32_t end, unsigned) {
                         const float* s = level0 + size_t(begin) * rowValues;
-                        double* d = base.texels.data() + size_t(begin) * rowValues;
+                        double* d = base.texels.data() + size_t(begin) * width * outChannels;
                         const size_t n = size_t(end - begin) * rowValues;
-                        for (size_t i = 0; i < n; ++i) d[i] = double(s[i]);
+                        if (outChannels == channels) {
+                            for (size_t i = 0; i < n; ++i) d[i] = double(s[i]);
+                        } else {
+                            for (size_t i = 0; i < n; ++i) d[2 * i] = d[2 * i + 1] = double(s[i]);
+                        }
                     });
 
         for (uint32_t level = 1; level < levelCount; ++level) {
@@ -230,24 +309,44 @@ std::vector<ReferenceLevel> referenceChain(const float* level0, uint32_t width, 
             ReferenceLevel& dst = chain[level];
             dst.width = mipExtent(src.width, 1);
             dst.height = mipExtent(src.height, 1);
-            dst.channels = channels;
-            resizeZeroed(dst.texels, size_t(dst.width) * dst.height * channels);
+            dst.channels = outChannels;
+            resizeZeroed(dst.texels, size_t(dst.width) * dst.height * outChannels);
 
             const AxisFilter fx = makeAxisFilter(src.width);
             const AxisFilter fy = makeAxisFilter(src.height);
-            const size_t dstRow = size_t(dst.width) * channels;
+            const size_t dstRow = size_t(dst.width) * outChannels;
             const unsigned used = std::min(threadsFor(dst.texels.size(), threads), dst.height);
-            std::vector<double> scratch(size_t(used) * 3 * dstRow);
-
-            parallelFor(dst.height, used, [&](uint32_t begin, uint32_t end, unsigned band) {
-                filterRows(src, dst, fx, fy, begin, end, scratch.data() + size_t(band) * 3 * dstRow);
-            });
+            if (options.reduction == Reduction::Average) {
+                std::vector<double> scratch(size_t(used) * 3 * dstRow);
+                parallelFor(dst.height, used, [&](uint32_t begin, uint32_t end, unsigned band) {
+                    filterRows(src, dst, fx, fy, begin, end, scratch.data() + size_t(band) * 3 * dstRow);
+                });
+            } else {
+                parallelFor(dst.height, used, [&](uint32_t begin, uint32_t end, unsigned) {
+                    for (uint32_t y = begin; y < end; ++y)
+                        for (uint32_t x = 0; x < dst.width; ++x)
+                            reduceTexel(src, fx.taps[x], fy.taps[y], fx.weightSum, fy.weightSum, options,
+                                        dst.texels.data() + size_t(y) * dstRow + size_t(x) * outChannels);
+                });
+            }
+            if (options.roundEachLevelTo != VK_FORMAT_UNDEFINED && !roundTo(options.roundEachLevelTo, dst)) {
+                chain.clear();
+                return chain;
+            }
         }
     } catch (const std::bad_alloc&) {
         chain.clear();
         chain.shrink_to_fit();
     }
     return chain;
+}
+
+std::vector<ReferenceLevel> referenceChain(const float* level0, uint32_t width, uint32_t height,
+                                           uint32_t channels, uint32_t levelCount,
+                                           unsigned threads) {
+    ReferenceOptions options;
+    options.threads = threads;
+    return referenceChain(level0, width, height, channels, levelCount, options);
 }
 
 }  // namespace vkspd

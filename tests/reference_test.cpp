@@ -371,29 +371,46 @@ TEST(ReferenceChain, Large4096) {
 
 TEST(Formats, TableIsConsistent) {
     const std::vector<VkFormat>& formats = supportedFormats();
-    EXPECT_EQ(formats.size(), 9u);
+    // SPEC section 3's list: 20 colour formats and 2 depth formats.
+    EXPECT_EQ(formats.size(), 22u);
+    size_t depth = 0;
     for (VkFormat f : formats) {
         FormatInfo info;
         ASSERT_TRUE(getFormatInfo(f, &info));
         EXPECT_EQ(info.format, f);
         EXPECT_GT(std::strlen(info.name), 0u);
-        const uint32_t bytesPerChannel = info.encoding == ChannelEncoding::Unorm8    ? 1
-                                         : info.encoding == ChannelEncoding::Float16 ? 2
-                                                                                     : 4;
-        EXPECT_EQ(info.bytesPerTexel, info.channels * bytesPerChannel) << info.name;
-        EXPECT_EQ(info.fp16Capable, info.encoding != ChannelEncoding::Float32) << info.name;
+        uint32_t bitsPerChannel = 0;
+        switch (info.encoding) {
+            case ChannelEncoding::Unorm8:
+            case ChannelEncoding::Snorm8:
+            case ChannelEncoding::Srgb8: bitsPerChannel = 8; break;
+            case ChannelEncoding::Unorm16:
+            case ChannelEncoding::Float16: bitsPerChannel = 16; break;
+            case ChannelEncoding::Float32: bitsPerChannel = 32; break;
+            case ChannelEncoding::Ufloat11_10:
+            case ChannelEncoding::Unorm10_2: bitsPerChannel = 0; break;  // packed in 32 bits
+        }
+        if (bitsPerChannel) EXPECT_EQ(info.bytesPerTexel * 8, info.channels * bitsPerChannel) << info.name;
+        else EXPECT_EQ(info.bytesPerTexel, 4u) << info.name;
+        // FP16 holds 8-bit fixed point, half floats and the 11/10-bit floats; not 10/16-bit UNORM
+        // or 32-bit floats.
+        const bool fp16 = bitsPerChannel == 8 || info.encoding == ChannelEncoding::Float16 ||
+                          info.encoding == ChannelEncoding::Ufloat11_10;
+        EXPECT_EQ(info.fp16Capable, fp16) << info.name;
+        if (info.depth) ++depth;
     }
+    EXPECT_EQ(depth, 2u);
     FormatInfo info;
     EXPECT_TRUE(getFormatInfo(VK_FORMAT_R8G8B8A8_UNORM, &info));
     EXPECT_EQ(info.channels, 4u);
     EXPECT_STREQ(info.name, "R8G8B8A8_UNORM");
     EXPECT_FALSE(getFormatInfo(VK_FORMAT_UNDEFINED, &info));
-    EXPECT_FALSE(getFormatInfo(VK_FORMAT_D32_SFLOAT, &info));
+    EXPECT_FALSE(getFormatInfo(VK_FORMAT_R8G8B8_UNORM, &info));
     float f = 0;
     double d = 0;
     uint32_t bytes = 0;
-    EXPECT_FALSE(decodeTexels(VK_FORMAT_D32_SFLOAT, &bytes, 1, &f));
-    EXPECT_FALSE(encodeTexels(VK_FORMAT_D32_SFLOAT, &d, 1, &bytes));
+    EXPECT_FALSE(decodeTexels(VK_FORMAT_R8G8B8_UNORM, &bytes, 1, &f));
+    EXPECT_FALSE(encodeTexels(VK_FORMAT_R8G8B8_UNORM, &d, 1, &bytes));
 }
 
 TEST(Formats, HalfRoundTripAllPatterns) {
@@ -468,33 +485,101 @@ TEST(Formats, EncodeDecodeRoundTripEveryFormat) {
         FormatInfo info;
         ASSERT_TRUE(getFormatInfo(format, &info));
         SCOPED_TRACE(info.name);
-        const size_t texels = 1000;
+        const size_t texels = 4000;
         std::vector<unsigned char> bytes(texels * info.bytesPerTexel);
-        const size_t n = texels * info.channels;
-        // Random representable values (NaN patterns excluded: their payloads need not survive).
-        for (size_t i = 0; i < n; ++i) {
-            if (info.encoding == ChannelEncoding::Unorm8) {
-                bytes[i] = uint8_t(i < 256 ? i : rng() & 0xFF);  // Every code at least once.
-            } else if (info.encoding == ChannelEncoding::Float16) {
-                uint16_t h;
-                do h = uint16_t(rng()); while (halfIsNaN(h));
-                std::memcpy(&bytes[2 * i], &h, 2);
-            } else {
-                uint32_t b;
-                float v;
-                do {
-                    b = uint32_t(rng());
-                    std::memcpy(&v, &b, 4);
-                } while (std::isnan(v));
-                std::memcpy(&bytes[4 * i], &b, 4);
-            }
+        for (size_t i = 0; i < bytes.size(); ++i) {
+            // The first 256 texels of a byte-per-channel format see every code.
+            bytes[i] = uint8_t(i < 256 * info.bytesPerTexel && info.bytesPerTexel == info.channels
+                                   ? i / info.bytesPerTexel : rng() & 0xFF);
         }
+        const size_t n = texels * info.channels;
         std::vector<float> decoded(n);
         ASSERT_TRUE(decodeTexels(format, bytes.data(), texels, decoded.data()));
         const std::vector<double> wide(decoded.begin(), decoded.end());
         std::vector<unsigned char> back(bytes.size());
         ASSERT_TRUE(encodeTexels(format, wide.data(), texels, back.data()));
-        EXPECT_EQ(back, bytes);
+        std::vector<float> again(n);
+        ASSERT_TRUE(decodeTexels(format, back.data(), texels, again.data()));
+        size_t exactTexels = 0;
+        for (size_t t = 0; t < texels; ++t) {
+            bool canonical = true;  // no NaN (payloads need not survive), no SNORM -128 (= -127)
+            for (uint32_t k = 0; k < info.channels; ++k) {
+                const float a = decoded[t * info.channels + k], b = again[t * info.channels + k];
+                if (std::isnan(a)) {
+                    EXPECT_TRUE(std::isnan(b)) << "texel " << t;
+                    canonical = false;
+                } else {
+                    EXPECT_EQ(a, b) << "texel " << t << " channel " << k;
+                }
+                if (info.encoding == ChannelEncoding::Snorm8 && a == -1.0f) canonical = false;
+            }
+            if (!canonical) continue;
+            ++exactTexels;
+            EXPECT_EQ(0, std::memcmp(&bytes[t * info.bytesPerTexel], &back[t * info.bytesPerTexel],
+                                     info.bytesPerTexel))
+                << "texel " << t;
+        }
+        EXPECT_GT(exactTexels, texels / 2);
+    }
+}
+
+TEST(Formats, ChannelLayoutsAndEncodings) {
+    auto encode1 = [](VkFormat f, std::vector<double> v) {
+        FormatInfo info;
+        EXPECT_TRUE(getFormatInfo(f, &info));
+        std::vector<unsigned char> out(info.bytesPerTexel);
+        EXPECT_TRUE(encodeTexels(f, v.data(), 1, out.data()));
+        uint64_t bits = 0;
+        for (size_t i = 0; i < out.size() && i < 8; ++i) bits |= uint64_t(out[i]) << (8 * i);
+        return bits;
+    };
+    // BGRA stores blue first; decode returns R G B A.
+    EXPECT_EQ(encode1(VK_FORMAT_B8G8R8A8_UNORM, {1.0, 0.0, 0.2, 0.4}), 0x66FF0033u);
+    const uint8_t bgra[4] = {0x33, 0x00, 0xFF, 0x66};
+    float rgba[4];
+    ASSERT_TRUE(decodeTexels(VK_FORMAT_B8G8R8A8_UNORM, bgra, 1, rgba));
+    EXPECT_FLOAT_EQ(rgba[0], 1.0f);
+    EXPECT_FLOAT_EQ(rgba[2], 0.2f);
+    // A2B10G10R10: R in bits 0-9, A in 30-31.
+    EXPECT_EQ(encode1(VK_FORMAT_A2B10G10R10_UNORM_PACK32, {1.0, 0.0, 0.0, 1.0}), 0xC00003FFu);
+    EXPECT_EQ(encode1(VK_FORMAT_A2B10G10R10_UNORM_PACK32, {0.0, 0.0, 1.0, 0.0}), 0x3FF00000u);
+    // B10G11R11: 1.0 is exponent 15, mantissa 0 in each field; negative clamps to 0; huge to max.
+    EXPECT_EQ(encode1(VK_FORMAT_B10G11R11_UFLOAT_PACK32, {1.0, 0.0, 0.0}), 15u << 6);
+    EXPECT_EQ(encode1(VK_FORMAT_B10G11R11_UFLOAT_PACK32, {0.0, 1.0, 0.0}), (15u << 6) << 11);
+    EXPECT_EQ(encode1(VK_FORMAT_B10G11R11_UFLOAT_PACK32, {0.0, 0.0, 1.0}), (15u << 5) << 22);
+    EXPECT_EQ(encode1(VK_FORMAT_B10G11R11_UFLOAT_PACK32, {-3.0, 1e9, 0.0}), 0x7BFu << 11);
+    // SNORM: -1 is -127, halves away from zero.
+    EXPECT_EQ(encode1(VK_FORMAT_R8_SNORM, {-1.0}), 0x81u);
+    EXPECT_EQ(encode1(VK_FORMAT_R8_SNORM, {0.5 / 127.0}), 1u);
+    EXPECT_EQ(encode1(VK_FORMAT_R8_SNORM, {-0.5 / 127.0}), 0xFFu);
+    // 16-bit UNORM.
+    EXPECT_EQ(encode1(VK_FORMAT_R16_UNORM, {0.5}), 32768u);
+    // sRGB: linear 0.5 is 188 (0.7354 * 255 = 187.5); alpha stays linear.
+    EXPECT_EQ(encode1(VK_FORMAT_R8G8B8A8_SRGB, {0.5, 0.0, 1.0, 0.5}), 0x80FF00BCu);
+    const uint8_t srgb[4] = {188, 0, 255, 128};
+    ASSERT_TRUE(decodeTexels(VK_FORMAT_R8G8B8A8_SRGB, srgb, 1, rgba));
+    EXPECT_NEAR(rgba[0], 0.5029, 1e-4);
+    EXPECT_FLOAT_EQ(rgba[3], 128.0f / 255.0f);
+}
+
+TEST(Formats, ToleranceOfEveryFormat) {
+    for (VkFormat format : supportedFormats()) {
+        FormatInfo info;
+        ASSERT_TRUE(getFormatInfo(format, &info));
+        SCOPED_TRACE(info.name);
+        const double expected = info.encoding == ChannelEncoding::Float32 ? std::ldexp(1.0, -20) : 1.0;
+        EXPECT_EQ(toleranceFor(format, false), expected);
+        if (info.encoding == ChannelEncoding::Float16) {
+            EXPECT_EQ(toleranceFor(format, true), 4.0);
+        }
+        // Storage views: sRGB writes through its UNORM twin, depth is never written.
+        if (info.depth) {
+            EXPECT_EQ(info.storageFormat, VK_FORMAT_UNDEFINED);
+        } else if (info.encoding == ChannelEncoding::Srgb8) {
+            EXPECT_NE(info.storageFormat, format);
+        } else {
+            EXPECT_EQ(info.storageFormat, format);
+        }
     }
 }
 
@@ -684,6 +769,135 @@ TEST(Compare, MalformedInputNeverPasses) {
     e = compareLevel(VK_FORMAT_R8G8_UNORM, nullptr, ref, 1.0);
     EXPECT_GT(e.overTolerance, 0u);
     EXPECT_EQ(compareLevel(VK_FORMAT_R8G8_UNORM, gpu, ref, 1.0).overTolerance, 0u);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Reductions other than the average.
+
+namespace {
+
+// Brute force: the min / max over the level-0 footprint of each texel of `level`, following taps
+// with non-zero weight level by level (independent of the reference's implementation).
+std::vector<double> bruteMinMax(const std::vector<float>& v, uint32_t w, uint32_t h, uint32_t level,
+                                bool takeMax) {
+    std::vector<double> cur(v.begin(), v.end());
+    uint32_t cw = w, ch = h;
+    for (uint32_t l = 0; l < level; ++l) {
+        const uint32_t nw = std::max(1u, cw / 2), nh = std::max(1u, ch / 2);
+        std::vector<double> next(size_t(nw) * nh);
+        auto taps = [](uint32_t s, uint32_t i) { return s == 1 ? 1u : (s % 2 ? 3u : 2u) + 0 * i; };
+        for (uint32_t y = 0; y < nh; ++y)
+            for (uint32_t x = 0; x < nw; ++x) {
+                double r = takeMax ? -INFINITY : INFINITY;
+                for (uint32_t b = 0; b < taps(ch, y); ++b)
+                    for (uint32_t a = 0; a < taps(cw, x); ++a) {
+                        const double s = cur[size_t(ch == 1 ? 0 : 2 * y + b) * cw + (cw == 1 ? 0 : 2 * x + a)];
+                        r = takeMax ? std::max(r, s) : std::min(r, s);
+                    }
+                next[size_t(y) * nw + x] = r;
+            }
+        cur.swap(next);
+        cw = nw;
+        ch = nh;
+    }
+    return cur;
+}
+
+void identitySumMaxAlpha(double acc[4]) {
+    acc[0] = acc[1] = acc[2] = 0.0;
+    acc[3] = -INFINITY;
+}
+
+void accumulateSumMaxAlpha(double acc[4], const double v[4], double w) {
+    for (int k = 0; k < 3; ++k) acc[k] += w * v[k];
+    acc[3] = std::max(acc[3], v[3]);
+}
+
+}  // namespace
+
+TEST(Reference, MinMaxAndMinMaxAreConservativeAtOddSizes) {
+    const uint32_t sizes[][2] = {{1, 1}, {1, 7}, {9, 1}, {5, 3}, {63, 65}, {127, 33}, {64, 64}};
+    std::mt19937 rng(7);
+    for (const auto& s : sizes) {
+        const uint32_t w = s[0], h = s[1], levels = fullMipCount(w, h);
+        std::vector<float> v(size_t(w) * h);
+        for (float& x : v) x = float(rng() % 100000) / 7.0f;
+        ReferenceOptions o;
+        o.reduction = Reduction::Min;
+        const auto mins = referenceChain(v.data(), w, h, 1, levels, o);
+        o.reduction = Reduction::Max;
+        const auto maxs = referenceChain(v.data(), w, h, 1, levels, o);
+        o.reduction = Reduction::MinMax;
+        const auto both = referenceChain(v.data(), w, h, 1, levels, o);
+        ASSERT_EQ(mins.size(), levels);
+        ASSERT_EQ(both.size(), levels);
+        EXPECT_EQ(both[0].channels, 2u);
+        for (uint32_t l = 0; l < levels; ++l) {
+            SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " level " + std::to_string(l));
+            const auto bmin = bruteMinMax(v, w, h, l, false), bmax = bruteMinMax(v, w, h, l, true);
+            ASSERT_EQ(mins[l].texels.size(), bmin.size());
+            for (size_t i = 0; i < bmin.size(); ++i) {
+                EXPECT_EQ(mins[l].texels[i], bmin[i]);
+                EXPECT_EQ(maxs[l].texels[i], bmax[i]);
+                EXPECT_EQ(both[l].texels[2 * i], bmin[i]);
+                EXPECT_EQ(both[l].texels[2 * i + 1], bmax[i]);
+            }
+        }
+        // The last level of Min is the minimum of the whole image (conservative at any size).
+        EXPECT_EQ(mins.back().texels[0], double(*std::min_element(v.begin(), v.end())));
+        EXPECT_EQ(maxs.back().texels[0], double(*std::max_element(v.begin(), v.end())));
+    }
+}
+
+TEST(Reference, CustomReductionFollowsTheSeparableOrder) {
+    const uint32_t w = 7, h = 5;
+    std::mt19937 rng(3);
+    std::vector<float> v(size_t(w) * h * 4);
+    for (float& x : v) x = float(rng() % 1000) / 999.0f;
+    CpuReduction custom;
+    custom.identity = identitySumMaxAlpha;
+    custom.accumulate = accumulateSumMaxAlpha;
+    ReferenceOptions o;
+    o.reduction = Reduction::Custom;
+    o.custom = &custom;
+    const auto chain = referenceChain(v.data(), w, h, 4, 3, o);
+    const auto avg = referenceChain(v.data(), w, h, 4, 3);
+    ASSERT_EQ(chain.size(), 3u);
+    o.reduction = Reduction::Max;
+    const auto maxs = referenceChain(v.data(), w, h, 4, 3, o);
+    for (uint32_t l = 1; l < 3; ++l)
+        for (size_t t = 0; t < size_t(chain[l].width) * chain[l].height; ++t) {
+            for (int k = 0; k < 3; ++k) EXPECT_NEAR(chain[l].texels[4 * t + k], avg[l].texels[4 * t + k], 1e-12);
+            EXPECT_EQ(chain[l].texels[4 * t + 3], maxs[l].texels[4 * t + 3]);
+        }
+    o.custom = nullptr;
+    o.reduction = Reduction::Custom;
+    EXPECT_TRUE(referenceChain(v.data(), w, h, 4, 3, o).empty());
+}
+
+TEST(Reference, RoundEachLevelToMatchesAManualChain) {
+    const uint32_t w = 33, h = 17;
+    std::mt19937 rng(5);
+    std::vector<float> v(size_t(w) * h * 4);
+    for (float& x : v) x = float(rng() % 256) / 255.0f;
+    ReferenceOptions o;
+    o.roundEachLevelTo = VK_FORMAT_R8G8B8A8_UNORM;
+    const auto rounded = referenceChain(v.data(), w, h, 4, 4, o);
+    ASSERT_EQ(rounded.size(), 4u);
+    // Level by level: one average step from the stored (rounded) level above.
+    std::vector<float> level(v);
+    uint32_t cw = w, ch = h;
+    for (uint32_t l = 1; l < 4; ++l) {
+        const auto step = referenceChain(level.data(), cw, ch, 4, 2);
+        std::vector<unsigned char> bytes(step[1].texels.size());
+        ASSERT_TRUE(encodeTexels(VK_FORMAT_R8G8B8A8_UNORM, step[1].texels.data(), bytes.size() / 4, bytes.data()));
+        level.resize(bytes.size());
+        ASSERT_TRUE(decodeTexels(VK_FORMAT_R8G8B8A8_UNORM, bytes.data(), bytes.size() / 4, level.data()));
+        cw = step[1].width;
+        ch = step[1].height;
+        for (size_t i = 0; i < level.size(); ++i) EXPECT_EQ(rounded[l].texels[i], double(level[i])) << l;
+    }
 }
 
 }  // namespace

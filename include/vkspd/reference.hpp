@@ -93,7 +93,9 @@ struct ReferenceOptions {
 // level made from the one above with the exact area weights (Average), or the minimum / maximum
 // over the source texels with a non-zero weight, in double precision with no intermediate
 // rounding. `level0` holds width * height * channels floats. With Reduction::MinMax `channels`
-// must be 1 and every returned level has 2 channels (level 0 is the value twice).
+// is 1 (every returned level has 2 channels, level 0 holding the value twice) or 2 (R already the
+// minimum, G the maximum). Custom reductions see up to 4 channels, the unused ones zero.
+// Returns an empty vector for invalid arguments or when memory runs out.
 std::vector<ReferenceLevel> referenceChain(const float* level0, uint32_t width, uint32_t height,
                                            uint32_t channels, uint32_t levelCount,
                                            const ReferenceOptions& options);
