@@ -176,6 +176,9 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     up.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     up.imageExtent = {width, height, 1};
     vkCmdCopyBufferToImage(cmd, res.staging, res.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &up);
+    // The readback below overwrites the staging bytes the upload reads (write after read).
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 0, nullptr);
 
     vkspd::MipGenInfo info;
     info.image = res.image;

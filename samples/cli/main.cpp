@@ -289,11 +289,12 @@ bool validationRequested() {
 }
 
 int listDevices(const Options& o) {
-    VkInstance instance = vkspd_tools::createInstance(validationRequested());
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkInstance instance = vkspd_tools::createInstance(validationRequested(), &messenger);
     const std::vector<VkPhysicalDevice> devices = vkspd_tools::physicalDevices(instance);
     if (devices.empty()) {
         std::fprintf(stderr, "vkspd: no Vulkan device (install mesa-vulkan-drivers for lavapipe)\n");
-        vkDestroyInstance(instance, nullptr);
+        vkspd_tools::destroyInstance(instance, messenger);
         return kExitVulkan;
     }
     std::string error;
@@ -306,7 +307,7 @@ int listDevices(const Options& o) {
                     VK_API_VERSION_MINOR(p.apiVersion), VK_API_VERSION_PATCH(p.apiVersion),
                     p.limits.maxImageDimension2D, int(i) == chosen ? "  <- chosen" : "");
     }
-    vkDestroyInstance(instance, nullptr);
+    vkspd_tools::destroyInstance(instance, messenger);
     if (chosen < 0) {
         std::fprintf(stderr, "vkspd: %s\n", error.c_str());
         return kExitUsage;
@@ -389,8 +390,7 @@ int runMain(int argc, char** argv) {
     progress.clear();
 
     vkspd::destroyContext(context);
-    vkDestroyDevice(g.device, nullptr);
-    vkDestroyInstance(g.instance, nullptr);
+    vkspd_tools::closeGpu(g);
 
     const unsigned validationMessages = vkspd_tools::validationMessageCount();
     if (validationMessages) {

@@ -31,6 +31,7 @@ constexpr int kUsageExitCode = 2;
 
 struct Gpu {
     VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;  // With GpuOptions::validation.
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
@@ -89,8 +90,9 @@ inline bool hasInstanceLayer(const char* name) {
     return false;
 }
 
-// A Vulkan 1.3 instance, with the validation layer and a messenger when `validation` is set.
-inline VkInstance createInstance(bool validation) {
+// A Vulkan 1.3 instance, with the validation layer and a messenger when `validation` is set
+// (returned in *messenger; destroy it with destroyInstance).
+inline VkInstance createInstance(bool validation, VkDebugUtilsMessengerEXT* messengerOut = nullptr) {
     const char* layer = "VK_LAYER_KHRONOS_validation";
     if (validation && !hasInstanceLayer(layer)) {
         std::fprintf(stderr, "vkspd: validation requested but %s is not installed "
@@ -127,13 +129,25 @@ inline VkInstance createInstance(bool validation) {
     if (validation) {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
-        VkDebugUtilsMessengerEXT m;  // lives as long as the instance (destroyed with it)
+        VkDebugUtilsMessengerEXT m = VK_NULL_HANDLE;
         if (!create || create(instance, &messenger, nullptr, &m) != VK_SUCCESS) {
             std::fprintf(stderr, "vkspd: cannot create the validation messenger\n");
             std::exit(kGpuExitCode);
         }
+        if (messengerOut) *messengerOut = m;
     }
     return instance;
+}
+
+// Destroys `instance` and its messenger (either may be null).
+inline void destroyInstance(VkInstance instance, VkDebugUtilsMessengerEXT messenger) {
+    if (!instance) return;
+    if (messenger) {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+        if (destroy) destroy(instance, messenger, nullptr);
+    }
+    vkDestroyInstance(instance, nullptr);
 }
 
 inline std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance) {
@@ -198,7 +212,7 @@ inline int chooseDevice(const std::vector<VkPhysicalDevice>& devices, const GpuO
 
 inline Gpu openGpu(const GpuOptions& options) {
     Gpu g;
-    g.instance = createInstance(options.validation);
+    g.instance = createInstance(options.validation, &g.messenger);
     const std::vector<VkPhysicalDevice> devices = physicalDevices(g.instance);
     std::string error;
     const int chosen = chooseDevice(devices, options, &error);
@@ -348,6 +362,15 @@ inline vkspd::Context createContext(const Gpu& g) {
         std::exit(kGpuExitCode);
     }
     return context;
+}
+
+// Destroys the device and the instance of `g` (the caller destroys what it made first).
+inline void closeGpu(Gpu& g) {
+    if (g.device) vkDestroyDevice(g.device, nullptr);
+    destroyInstance(g.instance, g.messenger);
+    g.device = VK_NULL_HANDLE;
+    g.instance = VK_NULL_HANDLE;
+    g.messenger = VK_NULL_HANDLE;
 }
 
 // A barrier for every level of layer 0 of `image`.
