@@ -6,3 +6,11 @@
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
+
+namespace vkspd_cli {
+
+// stb_image keeps the reason of its last failure in a global it never clears; a decoder that
+// fails without setting one would otherwise report an older, unrelated reason.
+void clearStbFailureReason() { stbi__g_failure_reason = nullptr; }
+
+}  // namespace vkspd_cli
