@@ -107,16 +107,18 @@ bool checkJpegHuffmanTables(const uint8_t* d, size_t n, std::string* reason) {
         if (marker == 0xD9) break;  // EOI
         const size_t length = size_t(d[p + 2]) << 8 | d[p + 3];
         if (length < 2) break;  // stb refuses it
-        const size_t end = std::min(n, p + 2 + length);
         if (marker == 0xC4) {
-            for (size_t t = p + 4; t < end;) {
-                // Counts past the end of the file read as 0 in stb, so a cut table counts too.
+            // As stb reads it: tables while the declared length is not used up, even when the
+            // last one runs past the segment; counts past the end of the file read as 0.
+            long left = long(length) - 2;
+            for (size_t t = p + 4; left > 0;) {
                 size_t symbols = 0;
-                for (size_t i = 0; i < 16 && t + 1 + i < end; ++i) symbols += d[t + 1 + i];
+                for (size_t i = 0; i < 16 && t + 1 + i < n; ++i) symbols += d[t + 1 + i];
                 if (symbols > 256) {
                     *reason = "corrupt JPEG: a Huffman table of " + std::to_string(symbols) + " symbols (at most 256)";
                     return false;
                 }
+                left -= long(17 + symbols);
                 t += 17 + symbols;
             }
         }

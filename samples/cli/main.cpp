@@ -231,13 +231,15 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
         progress_.update(index, name, "writing", 0.7);
         t = Clock::now();
         r.outputDir = outDir;
-        const int before = r.exitCode;
+        const int firstCode = r.exitCode;
+        const std::string firstError = r.error;
         if (writeOutputs(&r, input.random ? name : fileStem(name))) {
             say("  wrote %s/: %u level files, contact_sheet.png, %s\n", outDir.c_str(), r.chain.levels,
                 r.outputs.empty() ? "" : r.outputs.back().substr(r.outputs.back().find_last_of('/') + 1).c_str());
-        } else if (before != 0) {
-            // Keep the first failure's code; the write error was printed.
-            r.exitCode = before;
+        } else if (firstCode != 0) {
+            // The verification failed first: its code and message stand (the write error was printed).
+            r.exitCode = firstCode;
+            r.error = firstError;
         }
         r.timings.writeMs = msSince(t);
     }

@@ -26,7 +26,7 @@ void Progress::update(size_t index, const std::string& name, const char* stage, 
 void Progress::finish(size_t index, const std::string& name, const std::string& status) {
     if (quiet_) return;
     if (terminal_) {
-        update(index, name, "done", 1.0);
+        update(index, name, status == "ok" ? "done" : "failed", 1.0);
         return;
     }
     if (inputs_ > 1) std::fprintf(stderr, "vkspd: [%zu/%zu] %s: %s\n", index + 1, inputs_, name.c_str(), status.c_str());

@@ -486,6 +486,26 @@ TEST_F(Cli, CorpusThroughTheCli) {
     EXPECT_EQ(lines(r.err).size(), errors) << r.err;  // --quiet: the error lines only
 }
 
+TEST_F(Cli, ProgressBarOnATerminal) {
+    // script(1) gives the CLI a terminal; its output (standard output and error) is the typescript.
+    if (std::system("command -v script > /dev/null") != 0) GTEST_SKIP() << "script(1) not installed";
+    fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "a.png");
+    const bool validation = std::getenv("VKSPD_TEST_NO_VALIDATION") == nullptr;
+    const std::string cli = std::string(validation ? "VKSPD_VALIDATION=1 " : "") + quote(VKSPD_CLI) + " " +
+                            quote(kSample) + " a.png missing.png --linear -o out";
+    const std::string cmd = "cd " + quote(dir_.string()) + " && script -qec " + quote(cli) +
+                            " /dev/null < /dev/null > typescript.txt 2>&1";
+    const int status = std::system(cmd.c_str());
+    const std::string typescript = readText(dir_ / "typescript.txt");
+    EXPECT_EQ(WEXITSTATUS(status), 3) << typescript;
+    EXPECT_NE(typescript.find("\r\033[K["), std::string::npos) << typescript;  // redrawn in place
+    EXPECT_NE(typescript.find("] 100%  3/3 missing.png: failed"), std::string::npos) << typescript;
+    EXPECT_NE(typescript.find("2/3 a.png: generating"), std::string::npos) << typescript;
+    EXPECT_NE(typescript.find("vkspd: missing.png: cannot read"), std::string::npos) << typescript;
+    EXPECT_EQ(typescript.find("vkspd: [1/3]"), std::string::npos);  // no plain lines on a terminal
+    EXPECT_EQ(typescript.find("validation:"), std::string::npos) << typescript;
+}
+
 TEST_F(Cli, HelpExplainsEveryOption) {
     const CliRun r = run({"--help"});
     ASSERT_EQ(r.code, 0);
