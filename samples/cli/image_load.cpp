@@ -67,12 +67,21 @@ struct StbFree {
     void operator()(void* p) const { stbi_image_free(p); }
 };
 
+// Where a JPEG's segments start (after SOI), or 0 if the file is not one. stb, like the JPEG
+// standard, allows fill bytes (0xFF) before a marker, so "FF FF D8" is a JPEG too.
+size_t jpegStart(const uint8_t* d, size_t n) {
+    size_t p = 0;
+    if (n < 2 || d[0] != 0xFF) return 0;
+    while (p < n && d[p] == 0xFF) ++p;
+    return p < n && d[p] == 0xD8 ? p + 1 : 0;
+}
+
 // The image type from the first bytes, for messages ("corrupt PNG" reads better than stb's
 // generic text); empty when not recognised.
 std::string typeOf(const uint8_t* d, size_t n) {
     auto starts = [&](const char* magic, size_t len) { return n >= len && std::memcmp(d, magic, len) == 0; };
     if (starts("\x89PNG\r\n\x1a\n", 8)) return "PNG";
-    if (starts("\xff\xd8", 2)) return "JPEG";
+    if (jpegStart(d, n)) return "JPEG";
     if (starts("BM", 2)) return "BMP";
     if (starts("GIF8", 4)) return "GIF";
     if (starts("8BPS", 4)) return "PSD";
@@ -93,7 +102,7 @@ std::string stbReason() {
 // 257-entry arrays on a hostile file (found by tests/fuzz). This walks the JPEG's segments and
 // refuses such a table before stb sees it. Returns false with `reason` set.
 bool checkJpegHuffmanTables(const uint8_t* d, size_t n, std::string* reason) {
-    size_t p = 2;  // after SOI
+    size_t p = jpegStart(d, n);
     while (p + 4 <= n) {
         if (d[p] != 0xFF) {
             ++p;  // entropy-coded data (or garbage stb will refuse): look for the next marker

@@ -41,6 +41,12 @@ struct Input {
     RandomInput size;
 };
 
+// The name of an input's output folder (in a batch) and KTX2 file.
+std::string stemOf(const Input& input) {
+    if (input.random) return input.name;
+    return input.name == "-" ? "stdin" : fileStem(input.name);
+}
+
 void makeRandom(const RandomInput& r, LoadedImage* image) {
     const size_t n = size_t(r.width) * r.height * 4;
     auto* p = static_cast<uint8_t*>(std::malloc(n));
@@ -233,7 +239,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
         r.outputDir = outDir;
         const int firstCode = r.exitCode;
         const std::string firstError = r.error;
-        if (writeOutputs(&r, input.random ? name : fileStem(name))) {
+        if (writeOutputs(&r, stemOf(input))) {
             say("  wrote %s/: %u level files, contact_sheet.png, %s\n", outDir.c_str(), r.chain.levels,
                 r.outputs.empty() ? "" : r.outputs.back().substr(r.outputs.back().find_last_of('/') + 1).c_str());
         } else if (firstCode != 0) {
@@ -359,7 +365,7 @@ int runMain(int argc, char** argv) {
             outDirs.push_back(o.outDir);
             break;
         }
-        const std::string stem = in.random ? in.name : (in.name == "-" ? "stdin" : fileStem(in.name));
+        const std::string stem = stemOf(in);
         std::string folder = stem;
         for (int k = 2; used.count(folder); ++k) folder = stem + "-" + std::to_string(k);
         used.insert(folder);

@@ -543,6 +543,16 @@ TEST_F(Cli, BenchReportsTimestamps) {
                                "d['files'][0]['bench']['effectiveGBps'] > 0"));
 }
 
+TEST_F(Cli, ReadsStandardInput) {
+    const std::string cmd = "cd " + quote(dir_.string()) + " && " + quote(VKSPD_CLI) + " - --linear -o out < " +
+                            quote(kSample) + " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    const Ktx2File k = checkKtx2(dir_ / "out/stdin.ktx2", VK_FORMAT_R8G8B8A8_UNORM, kSampleWidth, kSampleHeight,
+                                 kSampleLevels);
+    const std::vector<uint8_t> codes = sampleRgba8();
+    EXPECT_EQ(0, std::memcmp(k.levelData(0), codes.data(), codes.size()));
+}
+
 TEST_F(Cli, JsonToStandardOutputIsTheOnlyOutput) {
     const CliRun r = run({kSample, "--linear", "--no-write", "--verify", "--json", "-"});
     ASSERT_EQ(r.code, 0) << r.err;

@@ -2,7 +2,9 @@
 """Writes tests/fuzz/corpus/: small hand-made image files, valid and hostile (truncated, corrupt,
 zero-sized, huge headers), for every type the vkspd CLI reads. The fuzz target starts from them,
 and the normal build replays them as regression tests (expected.txt says what each must give).
-Standard library only; run it again to regenerate the same bytes."""
+Standard library only; run it again to regenerate the same bytes. Files it does not write
+(jpeg_dht_*.jpg, jpeg_fill_bytes_before_soi.jpg) are inputs the fuzzer found that crashed Debian's
+stb_image before image_load.cpp refused them: keep them."""
 import os
 import struct
 import sys
