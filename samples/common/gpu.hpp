@@ -55,7 +55,7 @@ inline int deviceRank(VkPhysicalDeviceType t) {
 
 // How to open a device.
 struct GpuOptions {
-    int index = -1;           // Device index (as listed by listDevices); -1: the default choice.
+    int index = -1;           // Device index (as --list-devices shows it); -1: the default choice.
     std::string name;         // Else, when not empty: the first device whose name contains this
                               // text (case-insensitive).
     bool pipelineStatistics = false;  // Also enable VK_KHR_pipeline_executable_properties where

@@ -2,9 +2,10 @@
 """Writes tests/fuzz/corpus/: small hand-made image files, valid and hostile (truncated, corrupt,
 zero-sized, huge headers), for every type the vkspd CLI reads. The fuzz target starts from them,
 and the normal build replays them as regression tests (expected.txt says what each must give).
-Standard library only; run it again to regenerate the same bytes. Files it does not write
-(jpeg_dht_*.jpg, jpeg_fill_bytes_before_soi.jpg) are inputs the fuzzer found that crashed Debian's
-stb_image before image_load.cpp refused them: keep them."""
+Standard library only; run it again to regenerate the same bytes. The files it does not write
+are inputs the fuzzer found: jpeg_dht_*.jpg and jpeg_fill_bytes_before_soi.jpg made Debian's
+stb_image write out of bounds before image_load.cpp refused them, jpeg_entropy_shift_over_31.jpg
+trips its (harmless) shift overflow. Keep them."""
 import os
 import struct
 import sys
