@@ -41,6 +41,14 @@ struct Input {
     RandomInput size;
 };
 
+// How the chain was made, for the summary line.
+std::string describePath(const vkspd::DispatchDescription& d) {
+    if (d.path == vkspd::Path::RenderPass) return "render-pass fallback (one pass per level)";
+    if (d.path == vkspd::Path::BlitChain) return "blit-chain fallback (approximate at odd sizes)";
+    return "one dispatch of " + std::to_string(d.groupsX) + "x" + std::to_string(d.groupsY) + " groups (" +
+           (d.fp16 ? "FP16" : "FP32") + ", " + (d.quad ? "quad" : "LDS-only") + ")";
+}
+
 // The name of an input's output folder (in a batch) and KTX2 file.
 std::string stemOf(const Input& input) {
     if (input.random) return input.name;
@@ -185,17 +193,9 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     r.timings.gpuMs = r.chain.gpuMs;
     level0 = {};
     const vkspd::DispatchDescription& d = r.chain.dispatch;
-    say("%s: %ux%u %s, %u levels, %s reduction, on %s: %s%s%s\n", name.c_str(), r.width, r.height,
+    say("%s: %ux%u %s, %u levels, %s reduction, on %s: %s\n", name.c_str(), r.width, r.height,
         formatName(r.format).c_str(), r.chain.levels, reductionName(o_.reduction), g_.properties.deviceName,
-        d.path == vkspd::Path::RenderPass  ? "render-pass fallback"
-        : d.path == vkspd::Path::BlitChain ? "blit-chain fallback"
-                                           : "one dispatch",
-        d.path == vkspd::Path::RenderPass || d.path == vkspd::Path::BlitChain
-            ? ""
-            : (" of " + std::to_string(d.groupsX) + "x" + std::to_string(d.groupsY) + " groups").c_str(),
-        d.path == vkspd::Path::RenderPass || d.path == vkspd::Path::BlitChain
-            ? ""
-            : (std::string(" (") + (d.fp16 ? "FP16" : "FP32") + ", " + (d.quad ? "quad" : "LDS-only") + ")").c_str());
+        describePath(d).c_str());
 
     if (o_.benchRuns) {
         const BenchResult& b = r.chain.bench;
@@ -215,14 +215,9 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
                                      r.chain.offsets);
         r.timings.verifyMs = msSince(t);
         const Verification& v = r.verification;
-        for (const LevelCheck& c : v.levels) {
-            if (v.tolerance > 0 && v.tolerance < 0.01)
-                say("  level %2u %5ux%-5u worst error %.3g relative%s\n", c.level, c.width, c.height, c.error.worst,
-                    c.error.overTolerance || c.error.nanMismatch ? "  OUT OF TOLERANCE" : "");
-            else
-                say("  level %2u %5ux%-5u worst error %g ulp%s\n", c.level, c.width, c.height, c.error.worst,
-                    c.error.overTolerance || c.error.nanMismatch ? "  OUT OF TOLERANCE" : "");
-        }
+        for (const LevelCheck& c : v.levels)
+            say("  level %2u %5ux%-5u worst error %.3g %s%s\n", c.level, c.width, c.height, c.error.worst, v.unit,
+                c.error.overTolerance || c.error.nanMismatch ? "  OUT OF TOLERANCE" : "");
         if (!v.problem.empty()) {
             fail(rp, kExitVerifyFailed, "cannot verify: " + v.problem);
         } else if (!v.ok) {

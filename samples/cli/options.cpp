@@ -2,6 +2,7 @@
 
 #include <vkspd/reference.hpp>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
