@@ -2,7 +2,7 @@
 // statistics captured and prints what the driver reports for each variant (registers, shared
 // memory, spills, ...), the input for occupancy work (bench/NOTES.md). A developer tool.
 #include "../samples/common/gpu.hpp"
-#include "../src/context.hpp"  // ContextT::pipelines and createContextWithPipelineFlags
+#include "../src/context.hpp"  // getComputePipeline and createContextWithPipelineFlags
 
 using namespace vkspd_tools;
 
@@ -24,10 +24,13 @@ int main() {
     auto getStats = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
         vkGetDeviceProcAddr(g.device, "vkGetPipelineExecutableStatisticsKHR"));
     std::printf("%s\n", g.properties.deviceName);
+    static const char* const kReductions[] = {"average", "min", "max", "minmax"};
+    for (uint32_t reduction = 0; reduction < VKSPD_REDUCTION_CUSTOM; ++reduction)
     for (int fp16 = 0; fp16 < 2; ++fp16)
         for (int quad = 0; quad < 2; ++quad) {
-            VkPipeline pipeline = context->pipelines[fp16][quad];
-            if (!pipeline) continue;  // a variant this device cannot run
+            VkPipeline pipeline = VK_NULL_HANDLE;
+            if (!vkspd::getComputePipeline(context, reduction, fp16 != 0, quad != 0, nullptr, &pipeline).ok())
+                continue;  // a variant this device cannot run
             VkPipelineInfoKHR pinfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
             pinfo.pipeline = pipeline;
             uint32_t count = 0;
@@ -40,7 +43,7 @@ int main() {
                 getStats(g.device, &ei, &sc, nullptr);
                 std::vector<VkPipelineExecutableStatisticKHR> stats(sc, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
                 getStats(g.device, &ei, &sc, stats.data());
-                std::printf("%s %s:", fp16 ? "fp16" : "fp32", quad ? "quad" : "lds");
+                std::printf("%s %s %s:", kReductions[reduction], fp16 ? "fp16" : "fp32", quad ? "quad" : "lds");
                 for (const auto& s : stats) {
                     std::printf(" [%s=", s.name);
                     switch (s.format) {

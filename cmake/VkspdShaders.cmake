@@ -1,19 +1,22 @@
-# Compiles shaders/vkspd.comp into its named variants as C initializer lists (glslc -mfmt=c) in
-# the build folder. Nothing is written into the source tree.
+# Compiles the shaders into their named variants as C initializer lists (glslc -mfmt=c) in the
+# build folder, and embeds the compute shader's GLSL text for run-time custom reductions (shaderc).
+# Nothing is written into the source tree.
 find_program(VKSPD_GLSLC glslc REQUIRED)
 
 set(VKSPD_SHADER_DIR ${CMAKE_CURRENT_BINARY_DIR}/shaders)
 set(VKSPD_SHADER_SOURCE ${PROJECT_SOURCE_DIR}/shaders/vkspd.comp)
-set(VKSPD_SHADER_DEPENDS ${VKSPD_SHADER_SOURCE} ${PROJECT_SOURCE_DIR}/shaders/vkspd_shared.h)
+set(VKSPD_SHADER_SHARED ${PROJECT_SOURCE_DIR}/shaders/vkspd_shared.h)
+set(VKSPD_SHADER_DEPENDS ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED})
 set(VKSPD_SHADER_OUTPUTS "")
 
-function(vkspd_shader_variant name fp16 quad)
+# One compute variant: FP16 or FP32, quad or LDS-only, one built-in reduction.
+function(vkspd_shader_variant name fp16 quad reduction)
   set(out ${VKSPD_SHADER_DIR}/vkspd_${name}.inc)
   add_custom_command(
     OUTPUT ${out}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${VKSPD_SHADER_DIR}
     COMMAND ${VKSPD_GLSLC} --target-env=vulkan1.2 -O -fshader-stage=compute
-            -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=${quad} -mfmt=c
+            -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=${quad} -DVKSPD_REDUCTION=${reduction} -mfmt=c
             -o ${out} ${VKSPD_SHADER_SOURCE}
     DEPENDS ${VKSPD_SHADER_DEPENDS}
     COMMENT "glslc vkspd.comp (${name})"
@@ -21,8 +24,42 @@ function(vkspd_shader_variant name fp16 quad)
   set(VKSPD_SHADER_OUTPUTS ${VKSPD_SHADER_OUTPUTS} ${out} PARENT_SCOPE)
 endfunction()
 
-vkspd_shader_variant(fp32_lds 0 0)
-vkspd_shader_variant(fp32_quad 0 1)
-vkspd_shader_variant(fp16_lds 1 0)
-vkspd_shader_variant(fp16_quad 1 1)
+# Reductions in the order of VKSPD_REDUCTION_* (shaders/vkspd_shared.h); custom is compiled at run
+# time.
+set(reductions average min max minmax)
+foreach(r RANGE 3)
+  list(GET reductions ${r} rname)
+  vkspd_shader_variant(fp32_lds_${rname} 0 0 ${r})
+  vkspd_shader_variant(fp32_quad_${rname} 0 1 ${r})
+  vkspd_shader_variant(fp16_lds_${rname} 1 0 ${r})
+  vkspd_shader_variant(fp16_quad_${rname} 1 1 ${r})
+endforeach()
+
+# The render-pass fallback: a full-screen triangle and the exact filter per level.
+foreach(stage vert frag)
+  set(out ${VKSPD_SHADER_DIR}/vkspd_level_${stage}.inc)
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${VKSPD_SHADER_DIR}
+    COMMAND ${VKSPD_GLSLC} --target-env=vulkan1.2 -O -mfmt=c -o ${out}
+            ${PROJECT_SOURCE_DIR}/shaders/vkspd_level.${stage}
+    DEPENDS ${PROJECT_SOURCE_DIR}/shaders/vkspd_level.${stage} ${VKSPD_SHADER_SHARED}
+    COMMENT "glslc vkspd_level.${stage}"
+    VERBATIM)
+  list(APPEND VKSPD_SHADER_OUTPUTS ${out})
+endforeach()
+
+# GLSL text of the compute shader and its header, for shaderc.
+foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED})
+  get_filename_component(fname ${src} NAME)
+  set(out ${VKSPD_SHADER_DIR}/${fname}.text.inc)
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -DIN=${src} -DOUT=${out} -P ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+    DEPENDS ${src} ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+    COMMENT "embed ${fname}"
+    VERBATIM)
+  list(APPEND VKSPD_SHADER_OUTPUTS ${out})
+endforeach()
+
 add_custom_target(vkspd_shaders DEPENDS ${VKSPD_SHADER_OUTPUTS})

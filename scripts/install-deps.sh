@@ -4,7 +4,7 @@
 # (libFuzzer) build the image loader's fuzz target that the test suite runs for 30 seconds.
 set -e
 PACKAGES="build-essential cmake ninja-build pkg-config python3
-libvulkan-dev libvulkan-volk-dev libshaderc-dev glslc vulkan-validationlayers
+libvulkan-dev libvulkan-volk-dev libshaderc-dev glslang-dev spirv-tools glslc vulkan-validationlayers
 mesa-vulkan-drivers libgtest-dev libstb-dev
 clang-14 libclang-rt-14-dev"
 missing=""

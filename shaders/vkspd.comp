@@ -9,9 +9,11 @@
 // odd-size filter of SPEC section 3: tiles exchange partial sums of the texels on their edges
 // through the data buffer (docs/DESIGN.md).
 //
-// Build-time switches (required): VKSPD_FP16 (0/1), VKSPD_QUAD (0/1).
-#if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD)
-#error "Missing required macro VKSPD_FP16 or VKSPD_QUAD"
+// Build-time switches (required): VKSPD_FP16 (0/1), VKSPD_QUAD (0/1), VKSPD_REDUCTION
+// (VKSPD_REDUCTION_*). With VKSPD_REDUCTION_CUSTOM the caller's reduction is included from
+// "vkspd_custom_reduction.glsl" (the library compiles that variant at run time with shaderc).
+#if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD) || !defined(VKSPD_REDUCTION)
+#error "Missing required macro VKSPD_FP16, VKSPD_QUAD or VKSPD_REDUCTION"
 #endif
 
 #extension GL_KHR_memory_scope_semantics : require
@@ -38,7 +40,7 @@
 layout(local_size_x = VKSPD_GROUP_SIZE) in;
 
 layout(set = 0, binding = VKSPD_BINDING_SOURCE) uniform sampler2DArray sourceLevel;
-layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2DArray levelImages[VKSPD_MAX_LEVELS];
+layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2DArray levelImages[VKSPD_MAX_LEVELS + 1];
 layout(set = 0, binding = VKSPD_BINDING_COUNTERS) coherent buffer Counters { uint counters[]; };
 layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[]; };
 layout(push_constant) uniform Push { PushConstants pc; };
@@ -53,6 +55,67 @@ shared uint sMipCount[4];    // texels of the stage's last level made final, for
                              // T, T-(1,0), T-(0,1), T-(1,1) (this tile and those it finishes)
 shared uint sElectedCount[2];   // next-stage tiles this group was elected to run, by stage parity
 shared ivec2 sElected[2][16];
+
+// --- Reductions (SPEC section 3) -------------------------------------------------------------
+// A texel is made separably: each source row with a non-zero weight accumulates its texels from
+// the identity, then the rows accumulate into the texel. Partial results of disjoint parts of a
+// footprint (tile edges) merge with rCombine.
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+vec4 rIdentity() { return vec4(0.0); }
+vec4 rAccumulate(vec4 acc, vec4 v, float w) { return acc + w * v; }
+vec4 rCombine(vec4 a, vec4 b) { return a + b; }
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
+vec4 rIdentity() { return vec4(uintBitsToFloat(0x7F800000u)); }
+vec4 rAccumulate(vec4 acc, vec4 v, float w) { return min(acc, v); }
+vec4 rCombine(vec4 a, vec4 b) { return min(a, b); }
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
+vec4 rIdentity() { return vec4(-uintBitsToFloat(0x7F800000u)); }
+vec4 rAccumulate(vec4 acc, vec4 v, float w) { return max(acc, v); }
+vec4 rCombine(vec4 a, vec4 b) { return max(a, b); }
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MINMAX
+// R: minimum, G: maximum.
+vec4 rIdentity() { float inf = uintBitsToFloat(0x7F800000u); return vec4(inf, -inf, 0.0, 0.0); }
+vec4 rCombine(vec4 a, vec4 b) { return vec4(min(a.x, b.x), max(a.y, b.y), 0.0, 0.0); }
+vec4 rAccumulate(vec4 acc, vec4 v, float w) { return rCombine(acc, v); }
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_CUSTOM
+#include "vkspd_custom_reduction.glsl"
+vec4 rIdentity() { return vkspdIdentity(); }
+vec4 rAccumulate(vec4 acc, vec4 v, float w) { return vkspdAccumulate(acc, v, w); }
+vec4 rCombine(vec4 a, vec4 b) { return vkspdCombine(a, b); }
+#else
+#error "Unknown VKSPD_REDUCTION"
+#endif
+
+// The reduction of a plain 2x2 footprint (weights 1/4 each), at the variant's precision.
+VEC reduce4(VEC a, VEC b, VEC c, VEC d) {
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+    REAL q = REAL(0.25);
+    return a * q + b * q + c * q + d * q;
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
+    return min(min(a, b), min(c, d));
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
+    return max(max(a, b), max(c, d));
+#else
+    vec4 row0 = rAccumulate(rAccumulate(rIdentity(), vec4(a), 0.5), vec4(b), 0.5);
+    vec4 row1 = rAccumulate(rAccumulate(rIdentity(), vec4(c), 0.5), vec4(d), 0.5);
+    return VEC(rAccumulate(rAccumulate(rIdentity(), row0, 0.5), row1, 0.5));
+#endif
+}
+
+// The same from four FP32 values (level 1 from the source, and ping-pong levels).
+vec4 reduce4f(vec4 a, vec4 b, vec4 c, vec4 d) {
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+    return 0.25 * (a + b + c + d);
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
+    return min(min(a, b), min(c, d));
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
+    return max(max(a, b), max(c, d));
+#else
+    vec4 row0 = rAccumulate(rAccumulate(rIdentity(), a, 0.5), b, 0.5);
+    vec4 row1 = rAccumulate(rAccumulate(rIdentity(), c, 0.5), d, 0.5);
+    return rAccumulate(rAccumulate(rIdentity(), row0, 0.5), row1, 0.5);
+#endif
+}
 
 // Per-group state of the stage being processed.
 int gTid;
@@ -95,29 +158,38 @@ vec3 axisWeights(uint s, int g) {
     return vec3(float(d - g) / fs, float(d) / fs, float(g + 1) / fs);
 }
 
+vec3 linearToSrgb(vec3 l) {
+    l = clamp(l, vec3(0.0), vec3(1.0));
+    vec3 curve = 1.055 * pow(l, vec3(1.0 / 2.4)) - 0.055;
+    return mix(12.92 * l, curve, greaterThan(l, vec3(0.0031308)));
+}
+
 void storeLevel(int level, ivec2 g, vec4 v) {
+    // sRGB images are written through UNORM views: encode here, after filtering in linear space.
+    if ((pc.flags & VKSPD_FLAG_SRGB) != 0u) v.rgb = linearToSrgb(v.rgb);
     // A switch with constant indices: dynamic indexing of storage image arrays is an optional
     // feature (lavapipe lacks it).
     ivec3 p = ivec3(g, gLayer);
     switch (level) {
-    case 1: imageStore(levelImages[0], p, v); break;
-    case 2: imageStore(levelImages[1], p, v); break;
-    case 3: imageStore(levelImages[2], p, v); break;
-    case 4: imageStore(levelImages[3], p, v); break;
-    case 5: imageStore(levelImages[4], p, v); break;
-    case 6: imageStore(levelImages[5], p, v); break;
-    case 7: imageStore(levelImages[6], p, v); break;
-    case 8: imageStore(levelImages[7], p, v); break;
-    case 9: imageStore(levelImages[8], p, v); break;
-    case 10: imageStore(levelImages[9], p, v); break;
-    case 11: imageStore(levelImages[10], p, v); break;
-    case 12: imageStore(levelImages[11], p, v); break;
-    case 13: imageStore(levelImages[12], p, v); break;
-    case 14: imageStore(levelImages[13], p, v); break;
-    case 15: imageStore(levelImages[14], p, v); break;
-    case 16: imageStore(levelImages[15], p, v); break;
-    case 17: imageStore(levelImages[16], p, v); break;
-    case 18: imageStore(levelImages[17], p, v); break;
+    case 0: imageStore(levelImages[0], p, v); break;
+    case 1: imageStore(levelImages[1], p, v); break;
+    case 2: imageStore(levelImages[2], p, v); break;
+    case 3: imageStore(levelImages[3], p, v); break;
+    case 4: imageStore(levelImages[4], p, v); break;
+    case 5: imageStore(levelImages[5], p, v); break;
+    case 6: imageStore(levelImages[6], p, v); break;
+    case 7: imageStore(levelImages[7], p, v); break;
+    case 8: imageStore(levelImages[8], p, v); break;
+    case 9: imageStore(levelImages[9], p, v); break;
+    case 10: imageStore(levelImages[10], p, v); break;
+    case 11: imageStore(levelImages[11], p, v); break;
+    case 12: imageStore(levelImages[12], p, v); break;
+    case 13: imageStore(levelImages[13], p, v); break;
+    case 14: imageStore(levelImages[14], p, v); break;
+    case 15: imageStore(levelImages[15], p, v); break;
+    case 16: imageStore(levelImages[16], p, v); break;
+    case 17: imageStore(levelImages[17], p, v); break;
+    case 18: imageStore(levelImages[18], p, v); break;
     }
 }
 
@@ -173,13 +245,21 @@ bool outputValid(int k, ivec2 l, ivec2 g, uvec2 e) {
     return true;
 }
 
+// A texel of the dispatch's source (a depth source's value is in R; MinMax of a one-channel
+// source starts from (v, v)).
+vec4 sourceTexel(ivec2 p) {
+    vec4 t = texelFetch(sourceLevel, ivec3(p, gLayer), 0);
+    if ((pc.flags & VKSPD_FLAG_EXPAND_MINMAX) != 0u) t = vec4(t.x, t.x, 0.0, 0.0);
+    return t;
+}
+
 VEC fetchSource(ivec2 p) {
-    if (gStage == 0) return VEC(texelFetch(sourceLevel, ivec3(p, gLayer), 0));
+    if (gStage == 0) return VEC(sourceTexel(p));
     return VEC(loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x)));
 }
 
 // Texel g of a level from the level above (s texels per axis), using only the source texels in
-// [lo, hi): those outside belong to other tiles and count as zero (this tile's partial sum).
+// [lo, hi): those outside belong to other tiles (this is the tile's partial result).
 // Weights are applied before adding, so sums of values near the half-float maximum stay finite.
 // The weighted sums accumulate in FP32 in every variant: with the three-tap weights of odd sizes
 // rounded to half precision, FP16 sums drifted to 4 ulp of RGBA16F on an H200 (63x65), the SPEC
@@ -188,17 +268,17 @@ VEC fetchSource(ivec2 p) {
     VEC NAME(uvec2 s, ivec2 g, ivec2 lo, ivec2 hi, int stride) {            \
         vec3 wx = axisWeights(s.x, g.x), wy = axisWeights(s.y, g.y);        \
         ivec2 clo = max(lo, ivec2(0)), chi = min(hi, ivec2(s));             \
-        vec4 acc = vec4(0);                                                 \
+        vec4 acc = rIdentity();                                             \
         for (int b = 0; b < 3; ++b) {                                       \
             int y = 2 * g.y + b;                                            \
             if (wy[b] == 0.0 || y < clo.y || y >= chi.y) continue;          \
-            vec4 row = vec4(0);                                             \
+            vec4 row = rIdentity();                                         \
             for (int a = 0; a < 3; ++a) {                                   \
                 int x = 2 * g.x + a;                                        \
                 if (wx[a] == 0.0 || x < clo.x || x >= chi.x) continue;      \
-                row += wx[a] * vec4(FETCH);                                 \
+                row = rAccumulate(row, vec4(FETCH), wx[a]);                 \
             }                                                               \
-            acc += wy[b] * row;                                             \
+            acc = rAccumulate(acc, row, wy[b]);                             \
         }                                                                   \
         return VEC(acc);                                                    \
     }
@@ -219,7 +299,8 @@ void levelsOneTwoShared(int levels) {
         for (int i = gTid; i < 33 * rows; i += VKSPD_GROUP_SIZE) {
             ivec2 l = ivec2(i % 33 - 1, i / 33 + rowBegin);
             ivec2 g = o1 + l;
-            VEC v = VEC(0);
+            // Texels this tile does not make hold the identity: a neighbour's share is not ours.
+            VEC v = VEC(rIdentity());
             if (outputValid(1, l, g, e1)) {
                 v = reduceSource(s0, g, o0, o0 + 64, 0);
                 if (h == 1 || l.y < 16) emitTexel(1, l, g, v);
@@ -236,7 +317,7 @@ void levelsOneTwoShared(int levels) {
             int i = gTid;
             ivec2 l = ivec2(i % 17 - 1, i / 17 + row2Begin);
             ivec2 g = o2 + l;
-            VEC v = VEC(0);
+            VEC v = VEC(rIdentity());
             if (outputValid(2, l, g, e2)) {
                 v = reduceA(e1, g, lo, hi, 33);
                 emitTexel(2, l, g, v);
@@ -267,13 +348,12 @@ uvec4 packValue(VEC v) { return floatBitsToUint(v); }
 VEC unpackValue(uvec4 p) { return uintBitsToFloat(p); }
 #endif
 
-// The 2x2 average across a quad: replaces one round of shared-memory store and load.
-VEC quadAverage(VEC v) {
+// The 2x2 reduction across a quad: replaces one round of shared-memory store and load.
+VEC quadReduce(VEC v) {
     VEC h = unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
     VEC w = unpackValue(subgroupQuadSwapVertical(packValue(v)));
     VEC d = unpackValue(subgroupQuadSwapDiagonal(packValue(v)));
-    REAL q = REAL(0.25);
-    return v * q + h * q + w * q + d * q;
+    return reduce4(v, h, w, d);
 }
 
 // Levels 1 and 2 when both are plain 2x2 averages (even extents): each thread makes four level-1
@@ -286,28 +366,27 @@ void levelsOneTwoQuad() {
     for (int step = 0; step < 4; ++step) {
         ivec2 p = m + ivec2(16 * (step & 1), 16 * (step >> 1));
         ivec2 g = o1 + p;
-        VEC v = VEC(0);
+        VEC v = VEC(rIdentity());
         if (all(lessThan(g, ivec2(e1)))) {
-            // Even extents: the plain 2x2 average, every tap inside the image and the tile.
-            ivec3 t = ivec3(2 * g, gLayer);
-            vec4 sum = texelFetch(sourceLevel, t, 0) + texelFetch(sourceLevel, t + ivec3(1, 0, 0), 0) +
-                       texelFetch(sourceLevel, t + ivec3(0, 1, 0), 0) + texelFetch(sourceLevel, t + ivec3(1, 1, 0), 0);
-            v = VEC(0.25 * sum);
+            // Even extents: the plain 2x2 footprint, every tap inside the image and the tile.
+            ivec2 t = 2 * g;
+            v = VEC(reduce4f(sourceTexel(t), sourceTexel(t + ivec2(1, 0)), sourceTexel(t + ivec2(0, 1)),
+                             sourceTexel(t + ivec2(1, 1))));
             emitTexel(1, p, g, v);
         }
-        VEC q = quadAverage(v);
+        VEC q = quadReduce(v);
         if ((m.x & 1) == 0 && (m.y & 1) == 0) {
             ivec2 p2 = p >> 1;
             ivec2 g2 = o2 + p2;
             bool inside = all(lessThan(g2, ivec2(e2)));
-            ldsB[(p2.y + 1) * 17 + p2.x + 1] = inside ? q : VEC(0);
+            ldsB[(p2.y + 1) * 17 + p2.x + 1] = inside ? q : VEC(rIdentity());
             if (inside) emitTexel(2, p2, g2, q);
         }
     }
-    // No level below 3 depends on a neighbour here, so the extra row and column are zero.
+    // No level below 3 depends on a neighbour here, so the extra row and column hold nothing.
     if (gTid < 17) {
-        ldsB[gTid] = VEC(0);
-        ldsB[gTid * 17] = VEC(0);
+        ldsB[gTid] = VEC(rIdentity());
+        ldsB[gTid * 17] = VEC(rIdentity());
     }
     barrier();
 }
@@ -330,18 +409,17 @@ void processTile(int levels) {
         ivec2 ok = gTile * n, oAbove = gTile * nAbove;
         uvec2 sAbove = levelExtent(gLevelBase + k - 1), e = levelExtent(gLevelBase + k);
         ivec2 lo = oAbove - 1, hi = oAbove + nAbove;
-        VEC v = VEC(0);
+        VEC v = VEC(rIdentity());
         if (gTid < size * size) {
             ivec2 l = ivec2(gTid % size - 1, gTid / size - 1);
             ivec2 g = ok + l;
             if (outputValid(k, l, g, e)) {
                 if (((sAbove.x | sAbove.y) & 1u) == 0u && !depX(k) && !depY(k)) {
-                    // Even and independent of the neighbours: the plain 2x2 average.
+                    // Even and independent of the neighbours: the plain 2x2 footprint.
                     int i = (2 * l.y + 1) * (nAbove + 1) + 2 * l.x + 1, j = i + nAbove + 1;
-                    vec4 sum = (k & 1) != 0
-                                   ? vec4(ldsB[i]) + vec4(ldsB[i + 1]) + vec4(ldsB[j]) + vec4(ldsB[j + 1])
-                                   : vec4(ldsA[i]) + vec4(ldsA[i + 1]) + vec4(ldsA[j]) + vec4(ldsA[j + 1]);
-                    v = VEC(0.25 * sum);
+                    v = VEC((k & 1) != 0
+                                ? reduce4f(vec4(ldsB[i]), vec4(ldsB[i + 1]), vec4(ldsB[j]), vec4(ldsB[j + 1]))
+                                : reduce4f(vec4(ldsA[i]), vec4(ldsA[i + 1]), vec4(ldsA[j]), vec4(ldsA[j + 1])));
                 } else {
                     v = (k & 1) != 0 ? reduceB(sAbove, g, lo, hi, nAbove + 1)
                                      : reduceA(sAbove, g, lo, hi, nAbove + 1);
@@ -380,7 +458,7 @@ void finishEdge(ivec2 tile, int i, bool right) {
     ivec2 neighbour = tile + (right ? ivec2(1, 0) : ivec2(0, 1));
     int own = right ? VKSPD_REC_RIGHT : VKSPD_REC_BOTTOM;
     int theirs = right ? VKSPD_REC_LEFT : VKSPD_REC_TOP;
-    vec4 v = loadData(recordOf(tile) + uint(own + i)) + loadData(recordOf(neighbour) + uint(theirs + i));
+    vec4 v = rCombine(loadData(recordOf(tile) + uint(own + i)), loadData(recordOf(neighbour) + uint(theirs + i)));
     storeLevel(gLevelBase + k, g, v);
     keepMipTexel(k, tile, g, v);
 }
@@ -391,10 +469,10 @@ void finishCorner(ivec2 tile, int k) {
     int n = VKSPD_TILE >> k;
     ivec2 g = tile * n + ivec2(n - 1);
     if (any(greaterThanEqual(g, ivec2(levelExtent(gLevelBase + k))))) return;
-    vec4 v = loadData(recordOf(tile) + uint(VKSPD_REC_CORNER + k - 1)) +
-             loadData(recordOf(tile + ivec2(1, 0)) + uint(VKSPD_REC_CORNER_L + k - 1)) +
-             loadData(recordOf(tile + ivec2(0, 1)) + uint(VKSPD_REC_CORNER_T + k - 1)) +
-             loadData(recordOf(tile + ivec2(1, 1)) + uint(VKSPD_REC_CORNER_TL + k - 1));
+    vec4 v = rCombine(rCombine(loadData(recordOf(tile) + uint(VKSPD_REC_CORNER + k - 1)),
+                               loadData(recordOf(tile + ivec2(1, 0)) + uint(VKSPD_REC_CORNER_L + k - 1))),
+                      rCombine(loadData(recordOf(tile + ivec2(0, 1)) + uint(VKSPD_REC_CORNER_T + k - 1)),
+                               loadData(recordOf(tile + ivec2(1, 1)) + uint(VKSPD_REC_CORNER_TL + k - 1))));
     storeLevel(gLevelBase + k, g, v);
     keepMipTexel(k, tile, g, v);
 }
@@ -520,6 +598,15 @@ void main() {
     }
     barrier();
 
+    if ((pc.flags & VKSPD_FLAG_COPY_BASE) != 0u) {
+        // The base level as a copy of the source (depth pyramids): this group's 64x64 texels.
+        ivec2 o0 = ivec2(gl_WorkGroupID.xy) * VKSPD_TILE;
+        uvec2 s0 = levelExtent(0);
+        for (int i = gTid; i < VKSPD_TILE * VKSPD_TILE; i += VKSPD_GROUP_SIZE) {
+            ivec2 g = o0 + ivec2(i % VKSPD_TILE, i / VKSPD_TILE);
+            if (all(lessThan(g, ivec2(s0)))) storeLevel(0, g, sourceTexel(g));
+        }
+    }
     runStage(0, ivec2(gl_WorkGroupID.xy));
     // The blocks this group was elected for, stage after stage; stage s reads list s & 1 while
     // it appends to the other. Every thread reads the same shared values after a barrier, so the

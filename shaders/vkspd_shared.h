@@ -22,7 +22,8 @@ typedef uint32_t uint;
 
 // Descriptor bindings (set 0).
 #define VKSPD_BINDING_SOURCE 0    // combined image sampler (2D array view): the base level
-#define VKSPD_BINDING_DEST 1      // storage image[VKSPD_MAX_LEVELS] (2D array views): levels base+1..
+#define VKSPD_BINDING_DEST 1      // storage image[VKSPD_MAX_LEVELS + 1] (2D array views): element
+                                  // k is level base+k (element 0 only written with COPY_BASE)
 #define VKSPD_BINDING_COUNTERS 2  // storage buffer of uint: election and edge counters
 #define VKSPD_BINDING_DATA 3      // storage buffer of float: kept level values and edge partials
 
@@ -44,6 +45,17 @@ typedef uint32_t uint;
 
 // Push-constant flags.
 #define VKSPD_FLAG_QUAD_LEVELS_1_2 1u  // levels 1 and 2 are plain 2x2 averages: quad path allowed
+#define VKSPD_FLAG_SRGB 2u             // encode R, G, B to sRGB before each store (UNORM views)
+#define VKSPD_FLAG_COPY_BASE 4u        // also write the source into the base level (depth sources)
+#define VKSPD_FLAG_EXPAND_MINMAX 8u    // the source has one channel: MinMax starts from (v, v)
+
+// Reductions (the shader's VKSPD_REDUCTION build-time switch).
+#define VKSPD_REDUCTION_AVERAGE 0
+#define VKSPD_REDUCTION_MIN 1
+#define VKSPD_REDUCTION_MAX 2
+#define VKSPD_REDUCTION_MINMAX 3
+#define VKSPD_REDUCTION_CUSTOM 4
+#define VKSPD_REDUCTION_COUNT 5
 
 // Where one stage keeps its state, per layer. Counter offsets are in uints, data offsets in
 // texels (of `channels` floats) from the start of the layer's region.

@@ -8,7 +8,6 @@
 #include <new>
 
 namespace vkspd {
-namespace {
 
 Result fail(VkResult code, std::string message) {
     Result r;
@@ -20,6 +19,8 @@ Result fail(VkResult code, std::string message) {
 Result vkFail(VkResult code, const char* what) {
     return fail(code, std::string(what) + " failed with VkResult " + std::to_string(int(code)));
 }
+
+namespace {
 
 uint32_t findMemoryType(const Functions& fn, VkPhysicalDevice physicalDevice, uint32_t typeBits,
                         VkMemoryPropertyFlags wanted) {
@@ -84,13 +85,14 @@ void destroyBuffer(ContextT* c, OwnedBuffer& b) {
     b = OwnedBuffer{};
 }
 
-void destroyViews(ContextT* c, ImageViews& v) {
-    c->fn.vkDestroyImageView(c->device(), v.source, c->allocator());
-    for (VkImageView view : v.levels) c->fn.vkDestroyImageView(c->device(), view, c->allocator());
-    v = ImageViews{};
+void destroyView(ContextT* c, CachedView& v) {
+    c->fn.vkDestroyFramebuffer(c->device(), v.framebuffer, c->allocator());
+    c->fn.vkDestroyImageView(c->device(), v.view, c->allocator());
+    v = CachedView{};
 }
 
-Result createPipelines(ContextT* c, VkPipelineCreateFlags flags) {
+// The sampler and layouts; pipelines are made on first use (getComputePipeline, getLevelPipeline).
+Result createLayouts(ContextT* c) {
     VkSamplerCreateInfo si{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     si.magFilter = VK_FILTER_NEAREST;
     si.minFilter = VK_FILTER_NEAREST;
@@ -103,7 +105,7 @@ Result createPipelines(ContextT* c, VkPipelineCreateFlags flags) {
     VkDescriptorSetLayoutBinding bindings[4] = {};
     bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                    VK_SHADER_STAGE_COMPUTE_BIT, &c->sampler};
-    bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS,
+    bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
                    VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     bindings[2] = {VKSPD_BINDING_COUNTERS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                    VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
@@ -125,30 +127,19 @@ Result createPipelines(ContextT* c, VkPipelineCreateFlags flags) {
     r = c->fn.vkCreatePipelineLayout(c->device(), &pi, c->allocator(), &c->pipelineLayout);
     if (r != VK_SUCCESS) return vkFail(r, "vkCreatePipelineLayout");
 
-    for (int fp16 = 0; fp16 < 2; ++fp16) {
-        for (int quad = 0; quad < 2; ++quad) {
-            if (fp16 && !c->info.shaderFloat16Enabled) continue;
-            if (quad && !c->quadSupported) continue;
-            SpirvBlob blob = embeddedSpirv(fp16 != 0, quad != 0);
-            VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-            mi.codeSize = blob.bytes;
-            mi.pCode = blob.words;
-            VkShaderModule module = VK_NULL_HANDLE;
-            r = c->fn.vkCreateShaderModule(c->device(), &mi, c->allocator(), &module);
-            if (r != VK_SUCCESS) return vkFail(r, "vkCreateShaderModule");
-            VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-            ci.flags = flags;
-            ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-            ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-            ci.stage.module = module;
-            ci.stage.pName = "main";
-            ci.layout = c->pipelineLayout;
-            r = c->fn.vkCreateComputePipelines(c->device(), c->info.pipelineCache, 1, &ci,
-                                               c->allocator(), &c->pipelines[fp16][quad]);
-            c->fn.vkDestroyShaderModule(c->device(), module, c->allocator());
-            if (r != VK_SUCCESS) return vkFail(r, "vkCreateComputePipelines");
-        }
-    }
+
+    // The render-pass fallback: the level above as a combined image sampler, and its push constants.
+    VkDescriptorSetLayoutBinding levelBinding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                              VK_SHADER_STAGE_FRAGMENT_BIT, &c->sampler};
+    li.bindingCount = 1;
+    li.pBindings = &levelBinding;
+    r = c->fn.vkCreateDescriptorSetLayout(c->device(), &li, c->allocator(), &c->levelSetLayout);
+    if (r != VK_SUCCESS) return vkFail(r, "vkCreateDescriptorSetLayout");
+    VkPushConstantRange levelRange{VK_SHADER_STAGE_FRAGMENT_BIT, 0, 5 * sizeof(uint32_t)};
+    pi.pSetLayouts = &c->levelSetLayout;
+    pi.pPushConstantRanges = &levelRange;
+    r = c->fn.vkCreatePipelineLayout(c->device(), &pi, c->allocator(), &c->levelPipelineLayout);
+    if (r != VK_SUCCESS) return vkFail(r, "vkCreatePipelineLayout");
     return {};
 }
 
@@ -234,7 +225,8 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
     }
     c->quadSupported = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT) != 0;
 
-    Result r = createPipelines(c, pipelineFlags);
+    c->pipelineFlags = pipelineFlags;
+    Result r = createLayouts(c);
     if (r.ok()) {
         c->slotCount = createInfo.scratchSlots ? createInfo.scratchSlots : 16;
         c->counterSlots.resize(c->slotCount);
@@ -252,15 +244,24 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
 
 void destroyContext(Context c) noexcept {
     if (!c) return;
-    for (auto& entry : c->views) destroyViews(c, entry.second);
+    for (auto& entry : c->views) destroyView(c, entry.second);
     for (auto& b : c->counterSlots) destroyBuffer(c, b);
     for (auto& b : c->dataSlots) destroyBuffer(c, b);
     for (auto& b : c->retiredBuffers) destroyBuffer(c, b);
-    for (auto& row : c->pipelines)
-        for (VkPipeline p : row) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    for (auto& byReduction : c->pipelines)
+        for (auto& row : byReduction)
+            for (VkPipeline p : row) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    for (auto& entry : c->customReductions)
+        for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    for (auto& entry : c->levelPipelines) {
+        c->fn.vkDestroyPipeline(c->device(), entry.second.second, c->allocator());
+        c->fn.vkDestroyRenderPass(c->device(), entry.second.first, c->allocator());
+    }
     if (c->fn.vkDestroyPipelineLayout) {
         c->fn.vkDestroyPipelineLayout(c->device(), c->pipelineLayout, c->allocator());
         c->fn.vkDestroyDescriptorSetLayout(c->device(), c->setLayout, c->allocator());
+        c->fn.vkDestroyPipelineLayout(c->device(), c->levelPipelineLayout, c->allocator());
+        c->fn.vkDestroyDescriptorSetLayout(c->device(), c->levelSetLayout, c->allocator());
         c->fn.vkDestroySampler(c->device(), c->sampler, c->allocator());
     }
     delete c;
@@ -268,57 +269,199 @@ void destroyContext(Context c) noexcept {
 
 bool isFormatSupported(Context c, VkFormat format, std::string* reason) noexcept {
     try {
-    FormatInfo fi;
-    if (!c) {
-        if (reason) *reason = "the context is null";
+        if (!c) {
+            if (reason) *reason = "the context is null";
+            return false;
+        }
+        const Decision d = decide(c, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT,
+                                  VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT, Reduction::Average,
+                                  VK_FORMAT_UNDEFINED, false);
+        if (d.capability.path == Path::SinglePass) return true;
+        if (reason) *reason = d.capability.reason;
         return false;
-    }
-    if (!getFormatInfo(format, &fi)) {
-        if (reason) *reason = "format " + std::to_string(int(format)) + " is not one vkspd supports";
-        return false;
-    }
-    VkFormatProperties fp;
-    c->fn.vkGetPhysicalDeviceFormatProperties(c->info.physicalDevice, format, &fp);
-    const VkFormatFeatureFlags need =
-        VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
-    if ((fp.optimalTilingFeatures & need) != need) {
-        if (reason)
-            *reason = std::string(fi.name) +
-                      " lacks STORAGE_IMAGE or SAMPLED_IMAGE support for optimal tiling on this device";
-        return false;
-    }
-    return true;
     } catch (...) {
         return false;  // only an allocation for `reason` can throw
     }
 }
 
-Result getImageViews(Context c, const MipGenInfo& info, uint32_t levelsBelowBase, uint32_t layers,
-                     ImageViews* out) {
-    ViewKey key{info.image, info.format, info.baseMipLevel, levelsBelowBase, info.baseArrayLayer, layers};
-    std::lock_guard<std::mutex> lock(c->mutex);
-    auto it = c->views.find(key);
-    if (it != c->views.end()) {
-        *out = it->second;
+Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkPipeline* out) {
+    VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    mi.codeSize = bytes;
+    mi.pCode = words;
+    VkShaderModule module = VK_NULL_HANDLE;
+    VkResult r = c->fn.vkCreateShaderModule(c->device(), &mi, c->allocator(), &module);
+    if (r != VK_SUCCESS) return vkFail(r, "vkCreateShaderModule");
+    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    ci.flags = c->pipelineFlags;
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = module;
+    ci.stage.pName = "main";
+    ci.layout = c->pipelineLayout;
+    r = c->fn.vkCreateComputePipelines(c->device(), c->info.pipelineCache, 1, &ci, c->allocator(), out);
+    c->fn.vkDestroyShaderModule(c->device(), module, c->allocator());
+    if (r != VK_SUCCESS) return vkFail(r, "vkCreateComputePipelines");
+    return {};
+}
+
+Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, CustomReduction custom,
+                          VkPipeline* out) {
+    if (fp16 && !c->info.shaderFloat16Enabled)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
+    if (quad && !c->quadSupported)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the quad variant needs quad subgroup operations");
+    std::lock_guard<std::mutex> lock(c->pipelineMutex);
+    if (reduction == VKSPD_REDUCTION_CUSTOM) {
+        *out = custom ? custom->pipelines[quad ? 1 : 0] : VK_NULL_HANDLE;
+        if (!*out) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "no pipeline for this custom reduction");
         return {};
     }
-    ImageViews v;
-    VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vi.image = info.image;
-    vi.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;  // also for 2D images and cube faces
-    vi.format = info.format;
-    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, info.baseMipLevel, 1, info.baseArrayLayer, layers};
-    VkResult r = c->fn.vkCreateImageView(c->device(), &vi, c->allocator(), &v.source);
-    for (uint32_t i = 0; r == VK_SUCCESS && i < levelsBelowBase; ++i) {
-        vi.subresourceRange.baseMipLevel = info.baseMipLevel + 1 + i;
-        r = c->fn.vkCreateImageView(c->device(), &vi, c->allocator(), &v.levels[i]);
+    VkPipeline& p = c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0];
+    if (!p) {
+        const SpirvBlob blob = embeddedSpirv(reduction, fp16, quad);
+        Result r = createComputePipeline(c, blob.words, blob.bytes, &p);
+        if (!r.ok()) return r;
     }
+    *out = p;
+    return {};
+}
+
+Result getLevelPipeline(Context c, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline) {
+    std::lock_guard<std::mutex> lock(c->pipelineMutex);
+    auto it = c->levelPipelines.find(format);
+    if (it != c->levelPipelines.end()) {
+        *renderPass = it->second.first;
+        *pipeline = it->second.second;
+        return {};
+    }
+    // One colour attachment whose contents are replaced; the caller's barriers put it in
+    // COLOR_ATTACHMENT_OPTIMAL before and take it out after.
+    VkAttachmentDescription attachment{};
+    attachment.format = format;
+    attachment.samples = VK_SAMPLE_COUNT_1_BIT;
+    attachment.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    attachment.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    attachment.stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
+    attachment.stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    attachment.initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    attachment.finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    VkAttachmentReference ref{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass{};
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &ref;
+    VkRenderPassCreateInfo rpi{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    rpi.attachmentCount = 1;
+    rpi.pAttachments = &attachment;
+    rpi.subpassCount = 1;
+    rpi.pSubpasses = &subpass;
+    VkRenderPass rp = VK_NULL_HANDLE;
+    VkResult r = c->fn.vkCreateRenderPass(c->device(), &rpi, c->allocator(), &rp);
+    if (r != VK_SUCCESS) return vkFail(r, "vkCreateRenderPass");
+
+    VkShaderModule modules[2] = {};
+    for (int i = 0; i < 2 && r == VK_SUCCESS; ++i) {
+        const SpirvBlob blob = embeddedLevelShader(i == 1);
+        VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        mi.codeSize = blob.bytes;
+        mi.pCode = blob.words;
+        r = c->fn.vkCreateShaderModule(c->device(), &mi, c->allocator(), &modules[i]);
+    }
+    VkPipeline p = VK_NULL_HANDLE;
+    if (r == VK_SUCCESS) {
+        VkPipelineShaderStageCreateInfo stages[2] = {};
+        for (int i = 0; i < 2; ++i) {
+            stages[i].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+            stages[i].stage = i == 0 ? VK_SHADER_STAGE_VERTEX_BIT : VK_SHADER_STAGE_FRAGMENT_BIT;
+            stages[i].module = modules[i];
+            stages[i].pName = "main";
+        }
+        VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+        VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+        assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+        VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+        viewport.viewportCount = 1;
+        viewport.scissorCount = 1;
+        VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+        raster.polygonMode = VK_POLYGON_MODE_FILL;
+        raster.cullMode = VK_CULL_MODE_NONE;
+        raster.lineWidth = 1.0f;
+        VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+        multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+        VkPipelineColorBlendAttachmentState blendAttachment{};
+        blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                         VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+        VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+        blend.attachmentCount = 1;
+        blend.pAttachments = &blendAttachment;
+        const VkDynamicState dynamicStates[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+        VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+        dynamic.dynamicStateCount = 2;
+        dynamic.pDynamicStates = dynamicStates;
+        VkGraphicsPipelineCreateInfo gi{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
+        gi.stageCount = 2;
+        gi.pStages = stages;
+        gi.pVertexInputState = &vertexInput;
+        gi.pInputAssemblyState = &assembly;
+        gi.pViewportState = &viewport;
+        gi.pRasterizationState = &raster;
+        gi.pMultisampleState = &multisample;
+        gi.pColorBlendState = &blend;
+        gi.pDynamicState = &dynamic;
+        gi.layout = c->levelPipelineLayout;
+        gi.renderPass = rp;
+        r = c->fn.vkCreateGraphicsPipelines(c->device(), c->info.pipelineCache, 1, &gi, c->allocator(), &p);
+    }
+    for (VkShaderModule m : modules) c->fn.vkDestroyShaderModule(c->device(), m, c->allocator());
     if (r != VK_SUCCESS) {
-        destroyViews(c, v);
-        return vkFail(r, "vkCreateImageView");
+        c->fn.vkDestroyRenderPass(c->device(), rp, c->allocator());
+        return vkFail(r, "creating the render-pass fallback pipeline");
     }
-    c->views.emplace(key, v);
-    *out = v;
+    c->levelPipelines.emplace(format, std::make_pair(rp, p));
+    *renderPass = rp;
+    *pipeline = p;
+    return {};
+}
+
+Result getView(Context c, VkImage image, VkFormat format, VkImageAspectFlags aspect, VkImageViewType type,
+               VkImageUsageFlags usage, uint32_t level, uint32_t baseLayer, uint32_t layers, VkImageView* view,
+               VkRenderPass renderPass, const VkExtent2D* framebufferExtent, VkFramebuffer* framebuffer) {
+    const ViewKey key{image, format, aspect, type, usage, level, baseLayer, layers};
+    std::lock_guard<std::mutex> lock(c->mutex);
+    CachedView& v = c->views[key];
+    if (!v.view) {
+        VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vi.image = image;
+        vi.viewType = type;
+        vi.format = format;
+        vi.subresourceRange = {aspect, level, 1, baseLayer, layers};
+        // Only the usage this view serves: an sRGB view of an image that also has STORAGE usage
+        // (for its UNORM views) must not claim STORAGE itself.
+        VkImageViewUsageCreateInfo viewUsage{VK_STRUCTURE_TYPE_IMAGE_VIEW_USAGE_CREATE_INFO};
+        viewUsage.usage = usage;
+        vi.pNext = &viewUsage;
+        VkResult r = c->fn.vkCreateImageView(c->device(), &vi, c->allocator(), &v.view);
+        if (r != VK_SUCCESS) {
+            c->views.erase(key);
+            return vkFail(r, "vkCreateImageView");
+        }
+    }
+    *view = v.view;
+    if (framebufferExtent) {
+        // A view is only ever used with render passes of its own format, which are compatible.
+        if (!v.framebuffer) {
+            VkFramebufferCreateInfo fi{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+            fi.renderPass = renderPass;
+            fi.attachmentCount = 1;
+            fi.pAttachments = &v.view;
+            fi.width = framebufferExtent->width;
+            fi.height = framebufferExtent->height;
+            fi.layers = 1;
+            VkResult r = c->fn.vkCreateFramebuffer(c->device(), &fi, c->allocator(), &v.framebuffer);
+            if (r != VK_SUCCESS) return vkFail(r, "vkCreateFramebuffer");
+        }
+        *framebuffer = v.framebuffer;
+    }
     return {};
 }
 
@@ -327,7 +470,7 @@ void forgetImage(Context c, VkImage image) noexcept {
     std::lock_guard<std::mutex> lock(c->mutex);
     for (auto it = c->views.begin(); it != c->views.end();) {
         if (std::get<0>(it->first) == image) {
-            destroyViews(c, it->second);
+            destroyView(c, it->second);
             it = c->views.erase(it);
         } else {
             ++it;

@@ -1,17 +1,21 @@
-// The Context's internals, shared by context.cpp (lifetime, pipelines, scratch, views) and
-// record.cpp (validation, barriers, the dispatch).
+// The Context's internals, shared by context.cpp (lifetime, pipelines, scratch, views),
+// capability.cpp (which path runs), custom.cpp (run-time reductions) and record.cpp (validation,
+// barriers and the work of each path).
 #pragma once
 
 #include "functions.hpp"
 #include "planner.hpp"
 
+#include <vkspd/reference.hpp>
 #include <vkspd/vkspd.hpp>
 
 #include <array>
 #include <atomic>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <new>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -22,7 +26,11 @@ struct SpirvBlob {
     const uint32_t* words;
     size_t bytes;
 };
-SpirvBlob embeddedSpirv(bool fp16, bool quad);
+// reduction: VKSPD_REDUCTION_* below CUSTOM.
+SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad);
+SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
+const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
+const char* embeddedSharedText();              // shaders/vkspd_shared.h
 
 struct OwnedBuffer {
     VkBuffer buffer = VK_NULL_HANDLE;
@@ -30,14 +38,14 @@ struct OwnedBuffer {
     VkDeviceSize size = 0;
 };
 
-// The views of one image range: the sampled base level and one storage view per written level.
-struct ImageViews {
-    VkImageView source = VK_NULL_HANDLE;
-    std::array<VkImageView, VKSPD_MAX_LEVELS> levels{};
-};
+// One cached view: (image, format, aspect, view type, usage, level, first layer, layers).
+using ViewKey = std::tuple<VkImage, VkFormat, VkImageAspectFlags, VkImageViewType, VkImageUsageFlags, uint32_t,
+                           uint32_t, uint32_t>;
 
-// (image, format, base level, levels below it, first layer, layers)
-using ViewKey = std::tuple<VkImage, VkFormat, uint32_t, uint32_t, uint32_t, uint32_t>;
+struct CachedView {
+    VkImageView view = VK_NULL_HANDLE;
+    VkFramebuffer framebuffer = VK_NULL_HANDLE;  // render-pass path: a framebuffer on the view
+};
 
 // A scratch range for one dispatch.
 struct ScratchRange {
@@ -47,10 +55,25 @@ struct ScratchRange {
     VkDeviceSize dataOffset = 0;
 };
 
+// How a request is carried out, decided from the format, usage and flags (capability.cpp).
+struct Decision {
+    Capability capability;
+    FormatInfo format;
+    FormatInfo sourceFormat;  // of a SourceImage (format UNDEFINED when there is none)
+    uint32_t reduction = VKSPD_REDUCTION_AVERAGE;  // VKSPD_REDUCTION_*
+};
+
 }  // namespace vkspd
+
+struct vkspd::CustomReductionT {
+    std::string source;
+    uint32_t references = 0;
+    VkPipeline pipelines[2] = {};  // [quad]; null where the device cannot run it
+};
 
 struct vkspd::ContextT {
     ContextCreateInfo info;
+    VkPipelineCreateFlags pipelineFlags = 0;
     Functions fn;
     VkPhysicalDeviceProperties properties{};
     uint32_t subgroupSize = 0;
@@ -59,7 +82,15 @@ struct vkspd::ContextT {
     VkSampler sampler = VK_NULL_HANDLE;
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
-    VkPipeline pipelines[2][2] = {};  // [fp16][quad]; null where the device cannot run it
+
+    // Pipelines are created on first use (guarded by pipelineMutex).
+    std::mutex pipelineMutex;
+    VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2] = {};  // [reduction][fp16][quad]
+    std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
+    // Render-pass fallback: one render pass and pipeline per attachment format.
+    VkDescriptorSetLayout levelSetLayout = VK_NULL_HANDLE;
+    VkPipelineLayout levelPipelineLayout = VK_NULL_HANDLE;
+    std::map<VkFormat, std::pair<VkRenderPass, VkPipeline>> levelPipelines;
 
     // Internal scratch ring: per slot, a host-zeroed counter buffer and a device-local data
     // buffer, each growing to the largest dispatch seen (outgrown ones are kept until
@@ -71,7 +102,7 @@ struct vkspd::ContextT {
     std::atomic<uint32_t> nextSlot{0};
 
     std::mutex mutex;  // guards views, dataSlots and retiredBuffers
-    std::map<ViewKey, ImageViews> views;
+    std::map<ViewKey, CachedView> views;
 
     VkDevice device() const { return info.device; }
     const VkAllocationCallbacks* allocator() const { return info.allocationCallbacks; }
@@ -98,15 +129,32 @@ Result guarded(Body&& body) noexcept {
     }
 }
 
+Result fail(VkResult code, std::string message);
+Result vkFail(VkResult code, const char* what);
+
 // createContext with extra flags for its pipelines (for developer tools: for example
 // VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, with pipelineExecutableInfo enabled).
 Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
                                       VkPipelineCreateFlags pipelineFlags, Context* context) noexcept;
 
-// Helpers in context.cpp used by record.cpp.
-Result getImageViews(Context context, const MipGenInfo& info, uint32_t levelsBelowBase,
-                     uint32_t layers, ImageViews* views);
+// The single-pass pipeline of a variant (custom: the reduction's own), created on first use.
+Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool quad,
+                          CustomReduction custom, VkPipeline* pipeline);
+Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline);
+// The render-pass fallback's render pass and pipeline for attachments of `format`.
+Result getLevelPipeline(Context context, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline);
+
+// A cached view of one level, restricted to `usage` (and, with `framebufferExtent` non-null, a
+// framebuffer of `renderPass` on it).
+Result getView(Context context, VkImage image, VkFormat format, VkImageAspectFlags aspect,
+               VkImageViewType type, VkImageUsageFlags usage, uint32_t level, uint32_t baseLayer, uint32_t layers,
+               VkImageView* view, VkRenderPass renderPass = VK_NULL_HANDLE,
+               const VkExtent2D* framebufferExtent = nullptr, VkFramebuffer* framebuffer = nullptr);
 Result acquireScratch(Context context, const Plan& plan, ScratchRange* range);
 VkDeviceSize alignUp(VkDeviceSize value, VkDeviceSize alignment);
+
+// The path for a format, usage, create flags, reduction and source format (capability.cpp).
+Decision decide(Context context, VkFormat format, VkImageUsageFlags usage, VkImageCreateFlags flags,
+                Reduction reduction, VkFormat sourceFormat, bool customAvailable);
 
 }  // namespace vkspd

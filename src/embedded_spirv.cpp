@@ -1,26 +1,93 @@
 // The shader variants, compiled by glslc at build time (cmake/VkspdShaders.cmake) into
-// uint32_t initializer lists in the build folder and embedded here.
+// uint32_t initializer lists in the build folder and embedded here, and the compute shader's
+// GLSL text for custom reductions compiled at run time.
 #include "context.hpp"
 
 namespace vkspd {
 namespace {
-const uint32_t kFp32Lds[] =
-#include "vkspd_fp32_lds.inc"
+
+const uint32_t kFp32LdsAverage[] =
+#include "vkspd_fp32_lds_average.inc"
     ;
-const uint32_t kFp32Quad[] =
-#include "vkspd_fp32_quad.inc"
+const uint32_t kFp32QuadAverage[] =
+#include "vkspd_fp32_quad_average.inc"
     ;
-const uint32_t kFp16Lds[] =
-#include "vkspd_fp16_lds.inc"
+const uint32_t kFp16LdsAverage[] =
+#include "vkspd_fp16_lds_average.inc"
     ;
-const uint32_t kFp16Quad[] =
-#include "vkspd_fp16_quad.inc"
+const uint32_t kFp16QuadAverage[] =
+#include "vkspd_fp16_quad_average.inc"
     ;
+const uint32_t kFp32LdsMin[] =
+#include "vkspd_fp32_lds_min.inc"
+    ;
+const uint32_t kFp32QuadMin[] =
+#include "vkspd_fp32_quad_min.inc"
+    ;
+const uint32_t kFp16LdsMin[] =
+#include "vkspd_fp16_lds_min.inc"
+    ;
+const uint32_t kFp16QuadMin[] =
+#include "vkspd_fp16_quad_min.inc"
+    ;
+const uint32_t kFp32LdsMax[] =
+#include "vkspd_fp32_lds_max.inc"
+    ;
+const uint32_t kFp32QuadMax[] =
+#include "vkspd_fp32_quad_max.inc"
+    ;
+const uint32_t kFp16LdsMax[] =
+#include "vkspd_fp16_lds_max.inc"
+    ;
+const uint32_t kFp16QuadMax[] =
+#include "vkspd_fp16_quad_max.inc"
+    ;
+const uint32_t kFp32LdsMinMax[] =
+#include "vkspd_fp32_lds_minmax.inc"
+    ;
+const uint32_t kFp32QuadMinMax[] =
+#include "vkspd_fp32_quad_minmax.inc"
+    ;
+const uint32_t kFp16LdsMinMax[] =
+#include "vkspd_fp16_lds_minmax.inc"
+    ;
+const uint32_t kFp16QuadMinMax[] =
+#include "vkspd_fp16_quad_minmax.inc"
+    ;
+const uint32_t kLevelVert[] =
+#include "vkspd_level_vert.inc"
+    ;
+const uint32_t kLevelFrag[] =
+#include "vkspd_level_frag.inc"
+    ;
+const char kComputeText[] =
+#include "vkspd.comp.text.inc"
+    ;
+const char kSharedText[] =
+#include "vkspd_shared.h.text.inc"
+    ;
+
+#define BLOB(a) SpirvBlob{a, sizeof(a)}
+// [reduction][fp16][quad]
+const SpirvBlob kCompute[4][2][2] = {
+    {{BLOB(kFp32LdsAverage), BLOB(kFp32QuadAverage)}, {BLOB(kFp16LdsAverage), BLOB(kFp16QuadAverage)}},
+    {{BLOB(kFp32LdsMin), BLOB(kFp32QuadMin)}, {BLOB(kFp16LdsMin), BLOB(kFp16QuadMin)}},
+    {{BLOB(kFp32LdsMax), BLOB(kFp32QuadMax)}, {BLOB(kFp16LdsMax), BLOB(kFp16QuadMax)}},
+    {{BLOB(kFp32LdsMinMax), BLOB(kFp32QuadMinMax)}, {BLOB(kFp16LdsMinMax), BLOB(kFp16QuadMinMax)}},
+};
+#undef BLOB
+
 }  // namespace
 
-SpirvBlob embeddedSpirv(bool fp16, bool quad) {
-    if (fp16) return quad ? SpirvBlob{kFp16Quad, sizeof(kFp16Quad)} : SpirvBlob{kFp16Lds, sizeof(kFp16Lds)};
-    return quad ? SpirvBlob{kFp32Quad, sizeof(kFp32Quad)} : SpirvBlob{kFp32Lds, sizeof(kFp32Lds)};
+SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad) {
+    return kCompute[reduction < 4 ? reduction : 0][fp16 ? 1 : 0][quad ? 1 : 0];
 }
+
+SpirvBlob embeddedLevelShader(bool fragment) {
+    return fragment ? SpirvBlob{kLevelFrag, sizeof(kLevelFrag)} : SpirvBlob{kLevelVert, sizeof(kLevelVert)};
+}
+
+const char* embeddedComputeText() { return kComputeText; }
+const char* embeddedSharedText() { return kSharedText; }
 
 }  // namespace vkspd

@@ -37,7 +37,18 @@ namespace vkspd {
     X(vkCmdBindPipeline)           \
     X(vkCmdPushConstants)          \
     X(vkCmdDispatch)               \
-    X(vkCmdPipelineBarrier)
+    X(vkCmdPipelineBarrier)        \
+    X(vkCreateGraphicsPipelines)   \
+    X(vkCreateRenderPass)          \
+    X(vkDestroyRenderPass)         \
+    X(vkCreateFramebuffer)         \
+    X(vkDestroyFramebuffer)        \
+    X(vkCmdBeginRenderPass)        \
+    X(vkCmdEndRenderPass)          \
+    X(vkCmdDraw)                   \
+    X(vkCmdSetViewport)            \
+    X(vkCmdSetScissor)             \
+    X(vkCmdBlitImage)
 
 struct Functions {
 #define VKSPD_DECLARE(name) PFN_##name name = nullptr;

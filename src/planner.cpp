@@ -46,8 +46,8 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
                             std::to_string(VKSPD_MAX_LEVELS);
         return false;
     }
-    if (layers == 0 || (channels != 1 && channels != 2 && channels != 4)) {
-        if (error) *error = "layers must be at least 1 and channels 1, 2 or 4";
+    if (layers == 0 || channels == 0 || channels > 4) {
+        if (error) *error = "layers must be at least 1 and channels 1 to 4";
         return false;
     }
     Plan p;

@@ -1,18 +1,12 @@
-// generateMips: checks the request, then records the barrier from the caller's state, the one
-// dispatch, and the barrier to the caller's final state.
+// generateMips: checks the request, then records the barrier from the caller's state, the work of
+// the path the image allows (one dispatch, a render pass per level, or a blit per level), and the
+// barrier to the caller's final state.
 #include "context.hpp"
 
 #include <vkspd/reference.hpp>
 
 namespace vkspd {
 namespace {
-
-Result fail(VkResult code, std::string message) {
-    Result r;
-    r.vkResult = code;
-    r.message = std::move(message);
-    return r;
-}
 
 std::string levelRange(uint32_t base, uint32_t count) {
     return std::to_string(base) + ".." + std::to_string(base + count - 1);
@@ -35,67 +29,99 @@ Result checkRange(const char* baseName, const char* rangeName, const char* unit,
 
 // Everything generateMips decides before recording.
 struct Request {
+    Decision decision;
     Plan plan;
-    FormatInfo format;
     uint32_t levelCount = 0;  // levels in the range including the base
     uint32_t layerCount = 0;  // layers in the range
     bool fp16 = false;
     bool quad = false;
+    bool hasSource = false;   // MipGenInfo::source is used
+    Path path() const { return decision.capability.path; }
 };
+
+std::string extentText(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
+
+bool undefinedLayout(VkImageLayout l) {
+    return l == VK_IMAGE_LAYOUT_UNDEFINED || l == VK_IMAGE_LAYOUT_PREINITIALIZED;
+}
 
 Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     if (!c) return fail(VK_ERROR_UNKNOWN, "the context is null");
     if (!info.image) return fail(VK_ERROR_UNKNOWN, "MipGenInfo::image is null");
-    std::string reason;
-    if (!isFormatSupported(c, info.format, &reason))
-        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format: " + reason);
-    getFormatInfo(info.format, &req->format);
+    FormatInfo format;
+    if (!getFormatInfo(info.format, &format))
+        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format " + std::to_string(int(info.format)) +
+                                                       " is not one vkspd supports (SPEC section 3)");
+    // usage 0: an image made for the single pass.
+    VkImageUsageFlags usage = info.usage;
+    VkImageCreateFlags createFlags = info.createFlags;
+    if (!usage) {
+        usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+        if (format.encoding == ChannelEncoding::Srgb8) createFlags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+    }
+    req->hasSource = info.source.image != VK_NULL_HANDLE;
+    if (info.reduction == Reduction::Custom && !info.customReduction)
+        return fail(VK_ERROR_UNKNOWN, "Reduction::Custom needs MipGenInfo::customReduction (createCustomReduction)");
+    req->decision = decide(c, info.format, usage, createFlags, info.reduction,
+                           req->hasSource ? info.source.format : VK_FORMAT_UNDEFINED, info.customReduction != nullptr);
+    if (req->path() == Path::None)
+        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format: " + req->decision.capability.reason);
+
     if (info.extent.width == 0 || info.extent.height == 0)
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::extent " + std::to_string(info.extent.width) +
-                                          "x" + std::to_string(info.extent.height) +
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::extent " + extentText(info.extent) +
                                           " is empty: both sides must be at least 1");
     const uint32_t limit = c->properties.limits.maxImageDimension2D;
     if (info.extent.width > limit || info.extent.height > limit)
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::extent " + std::to_string(info.extent.width) +
-                                          "x" + std::to_string(info.extent.height) +
-                                          " exceeds the device's maxImageDimension2D " +
-                                          std::to_string(limit));
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::extent " + extentText(info.extent) +
+                                          " exceeds the device's maxImageDimension2D " + std::to_string(limit));
     const uint32_t full = fullMipCount(info.extent.width, info.extent.height);
     if (info.imageMipLevels == 0 || info.imageMipLevels > full)
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::imageMipLevels " +
-                                          std::to_string(info.imageMipLevels) +
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::imageMipLevels " + std::to_string(info.imageMipLevels) +
                                           " must be from 1 to " + std::to_string(full) + " for a " +
-                                          std::to_string(info.extent.width) + "x" +
-                                          std::to_string(info.extent.height) + " image");
+                                          extentText(info.extent) + " image");
     Result ranges = checkRange("baseMipLevel", "mip", "levels", info.baseMipLevel, info.levelCount,
-                              info.imageMipLevels, &req->levelCount);
+                               info.imageMipLevels, &req->levelCount);
     if (!ranges.ok()) return ranges;
     if (info.imageArrayLayers == 0)
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::imageArrayLayers must be at least 1");
     ranges = checkRange("baseArrayLayer", "layer", "layers", info.baseArrayLayer, info.layerCount,
-                       info.imageArrayLayers, &req->layerCount);
+                        info.imageArrayLayers, &req->layerCount);
     if (!ranges.ok()) return ranges;
     if (req->layerCount > c->properties.limits.maxComputeWorkGroupCount[2])
         return fail(VK_ERROR_UNKNOWN, std::to_string(req->layerCount) +
                                           " layers exceed the device's maxComputeWorkGroupCount[2] " +
                                           std::to_string(c->properties.limits.maxComputeWorkGroupCount[2]));
-    if (info.before.layout == VK_IMAGE_LAYOUT_UNDEFINED ||
-        info.before.layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
+    if (undefinedLayout(info.before.layout) && !req->hasSource)
         return fail(VK_ERROR_UNKNOWN,
                     "MipGenInfo::before.layout is UNDEFINED or PREINITIALIZED: a transition from it "
                     "would discard the base level the mips are made from");
-    if (info.after.layout == VK_IMAGE_LAYOUT_UNDEFINED ||
-        info.after.layout == VK_IMAGE_LAYOUT_PREINITIALIZED)
-        return fail(VK_ERROR_UNKNOWN,
-                    "MipGenInfo::after.layout cannot be UNDEFINED or PREINITIALIZED");
+    if (undefinedLayout(info.after.layout))
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::after.layout cannot be UNDEFINED or PREINITIALIZED");
 
-    const uint32_t baseWidth = mipExtent(info.extent.width, info.baseMipLevel);
-    const uint32_t baseHeight = mipExtent(info.extent.height, info.baseMipLevel);
+    const VkExtent2D base{mipExtent(info.extent.width, info.baseMipLevel),
+                          mipExtent(info.extent.height, info.baseMipLevel)};
+    if (req->hasSource) {
+        if (req->levelCount < 2)
+            return fail(VK_ERROR_UNKNOWN, "with a MipGenInfo::source the mip range needs at least 2 levels (the "
+                                          "copy of the source and one reduced level)");
+        if (info.source.extent.width != base.width || info.source.extent.height != base.height)
+            return fail(VK_ERROR_UNKNOWN, "MipGenInfo::source.extent " + extentText(info.source.extent) +
+                                              " must equal the extent of level " + std::to_string(info.baseMipLevel) +
+                                              " of the image, " + extentText(base));
+        if (undefinedLayout(info.source.before.layout) || undefinedLayout(info.source.after.layout))
+            return fail(VK_ERROR_UNKNOWN,
+                        "MipGenInfo::source.before.layout and source.after.layout must be defined layouts "
+                        "(the source is read)");
+    }
+
+    const uint32_t channels = req->decision.reduction == VKSPD_REDUCTION_MINMAX   ? 2
+                              : req->decision.reduction == VKSPD_REDUCTION_CUSTOM ? 4
+                                                                                  : format.channels;
     std::string error;
-    if (!makePlan(baseWidth, baseHeight, req->levelCount - 1, req->layerCount, req->format.channels,
-                  &req->plan, &error))
-        return fail(VK_ERROR_UNKNOWN, "mip range " + levelRange(info.baseMipLevel, req->levelCount) +
-                                          ": " + error);
+    if (!makePlan(base.width, base.height, req->levelCount - 1, req->layerCount, channels, &req->plan, &error))
+        return fail(VK_ERROR_UNKNOWN, "mip range " + levelRange(info.baseMipLevel, req->levelCount) + ": " + error);
+
+    if (req->path() != Path::SinglePass) return {};
 
     const uint64_t range = c->properties.limits.maxStorageBufferRange;
     if (req->plan.dataBytes > range || req->plan.counterBytes > range)
@@ -104,12 +130,17 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
                         " bytes of scratch data, more than the device's maxStorageBufferRange " +
                         std::to_string(range) + "; generate fewer layers per call");
 
+    const bool fp16Possible = req->decision.format.fp16Capable && req->decision.reduction != VKSPD_REDUCTION_CUSTOM &&
+                              (!req->hasSource || req->decision.sourceFormat.fp16Capable);
     switch (info.precision) {
     case Precision::FP16:
-        if (!req->format.fp16Capable)
+        if (!fp16Possible)
             return fail(VK_ERROR_FORMAT_NOT_SUPPORTED,
                         std::string("Precision::FP16 cannot hold the precision of ") +
-                            req->format.name + "; use FP32 or Auto");
+                            (req->hasSource && !req->decision.sourceFormat.fp16Capable ? req->decision.sourceFormat.name
+                                                                                       : req->decision.format.name) +
+                            (req->decision.reduction == VKSPD_REDUCTION_CUSTOM ? " with a custom reduction" : "") +
+                            "; use FP32 or Auto");
         if (!c->info.shaderFloat16Enabled)
             return fail(VK_ERROR_FEATURE_NOT_PRESENT,
                         "Precision::FP16 needs shaderFloat16 enabled on the device "
@@ -117,7 +148,7 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
         req->fp16 = true;
         break;
     case Precision::FP32: req->fp16 = false; break;
-    case Precision::Auto: req->fp16 = req->format.fp16Capable && c->info.shaderFloat16Enabled; break;
+    case Precision::Auto: req->fp16 = fp16Possible && c->info.shaderFloat16Enabled; break;
     }
     switch (info.subgroupPath) {
     case SubgroupPath::Quad:
@@ -132,8 +163,7 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     if (info.scratchBuffer) {
         const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
         if (align && info.scratchOffset % align != 0)
-            return fail(VK_ERROR_UNKNOWN, "MipGenInfo::scratchOffset " +
-                                              std::to_string(info.scratchOffset) +
+            return fail(VK_ERROR_UNKNOWN, "MipGenInfo::scratchOffset " + std::to_string(info.scratchOffset) +
                                               " is not a multiple of minStorageBufferOffsetAlignment " +
                                               std::to_string(align));
     }
@@ -166,85 +196,360 @@ VkAccessFlags legacyAccess(VkAccessFlags2 a) {
     return out;
 }
 
-struct Barrier {
+struct ImageBarrier {
+    VkImage image;
+    VkImageAspectFlags aspect;
+    uint32_t baseLevel, levels, baseLayer, layers;
     VkPipelineStageFlags2 srcStages, dstStages;
     VkAccessFlags2 srcAccess, dstAccess;
     VkImageLayout oldLayout, newLayout;
-    bool scratch;  // also order the previous dispatch's scratch accesses before this one
 };
 
-void recordBarrier(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req,
-                   const Barrier& b) {
-    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, info.baseMipLevel, req.levelCount,
-                                        info.baseArrayLayer, req.layerCount};
+// Records `count` image barriers in one command; with `scratch`, also orders the previous
+// dispatch's scratch accesses before this one's.
+void recordBarriers(Context c, VkCommandBuffer cmd, const ImageBarrier* barriers, uint32_t count, bool scratch) {
     const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    const VkAccessFlags2 scratchAccess = VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    const VkAccessFlags2 scratchAccess = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
     if (c->fn.vkCmdPipelineBarrier2) {
         VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
         mb.srcStageMask = compute;
         mb.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
         mb.dstStageMask = compute;
         mb.dstAccessMask = scratchAccess;
-        VkImageMemoryBarrier2 ib{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-        ib.srcStageMask = b.srcStages;
-        ib.srcAccessMask = b.srcAccess;
-        ib.dstStageMask = b.dstStages;
-        ib.dstAccessMask = b.dstAccess;
-        ib.oldLayout = b.oldLayout;
-        ib.newLayout = b.newLayout;
-        ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        ib.image = info.image;
-        ib.subresourceRange = range;
+        VkImageMemoryBarrier2 ib[2];
+        for (uint32_t i = 0; i < count; ++i) {
+            const ImageBarrier& b = barriers[i];
+            ib[i] = VkImageMemoryBarrier2{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+            ib[i].srcStageMask = b.srcStages;
+            ib[i].srcAccessMask = b.srcAccess;
+            ib[i].dstStageMask = b.dstStages;
+            ib[i].dstAccessMask = b.dstAccess;
+            ib[i].oldLayout = b.oldLayout;
+            ib[i].newLayout = b.newLayout;
+            ib[i].srcQueueFamilyIndex = ib[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            ib[i].image = b.image;
+            ib[i].subresourceRange = {b.aspect, b.baseLevel, b.levels, b.baseLayer, b.layers};
+        }
         VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        di.memoryBarrierCount = b.scratch ? 1 : 0;
+        di.memoryBarrierCount = scratch ? 1 : 0;
         di.pMemoryBarriers = &mb;
-        di.imageMemoryBarrierCount = 1;
-        di.pImageMemoryBarriers = &ib;
+        di.imageMemoryBarrierCount = count;
+        di.pImageMemoryBarriers = ib;
         c->fn.vkCmdPipelineBarrier2(cmd, &di);
         return;
     }
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-    VkImageMemoryBarrier ib{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
-    ib.srcAccessMask = legacyAccess(b.srcAccess);
-    ib.dstAccessMask = legacyAccess(b.dstAccess);
-    ib.oldLayout = b.oldLayout;
-    ib.newLayout = b.newLayout;
-    ib.srcQueueFamilyIndex = ib.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    ib.image = info.image;
-    ib.subresourceRange = range;
-    VkPipelineStageFlags src = legacyStages(b.srcStages, true);
-    VkPipelineStageFlags dst = legacyStages(b.dstStages, false);
-    if (b.scratch) {
+    VkImageMemoryBarrier ib[2];
+    VkPipelineStageFlags src = 0, dst = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const ImageBarrier& b = barriers[i];
+        ib[i] = VkImageMemoryBarrier{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        ib[i].srcAccessMask = legacyAccess(b.srcAccess);
+        ib[i].dstAccessMask = legacyAccess(b.dstAccess);
+        ib[i].oldLayout = b.oldLayout;
+        ib[i].newLayout = b.newLayout;
+        ib[i].srcQueueFamilyIndex = ib[i].dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        ib[i].image = b.image;
+        ib[i].subresourceRange = {b.aspect, b.baseLevel, b.levels, b.baseLayer, b.layers};
+        src |= legacyStages(b.srcStages, true);
+        dst |= legacyStages(b.dstStages, false);
+    }
+    if (scratch) {
         src |= VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
         dst |= VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
     }
-    c->fn.vkCmdPipelineBarrier(cmd, src, dst, 0, b.scratch ? 1 : 0, &mb, 0, nullptr, 1, &ib);
+    c->fn.vkCmdPipelineBarrier(cmd, src, dst, 0, scratch ? 1 : 0, &mb, 0, nullptr, count, ib);
+}
+
+// A barrier on levels [first, first + count) of the request's layers of the image.
+ImageBarrier levelsBarrier(const MipGenInfo& info, const Request& req, uint32_t first, uint32_t count,
+                           VkPipelineStageFlags2 srcStages, VkAccessFlags2 srcAccess, VkImageLayout oldLayout,
+                           VkPipelineStageFlags2 dstStages, VkAccessFlags2 dstAccess, VkImageLayout newLayout) {
+    return {info.image, VK_IMAGE_ASPECT_COLOR_BIT, first, count, info.baseArrayLayer, req.layerCount,
+            srcStages, dstStages, srcAccess, dstAccess, oldLayout, newLayout};
+}
+
+VkImageAspectFlags sourceAspect(const Request& req) {
+    return req.decision.sourceFormat.depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
+// The source image's subresources between the caller's states and `layout` for `stages`.
+ImageBarrier sourceBarrier(const MipGenInfo& info, const Request& req, bool toUse, VkImageLayout layout,
+                           VkPipelineStageFlags2 stages) {
+    const ImageState& s = toUse ? info.source.before : info.source.after;
+    const VkAccessFlags2 read = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+    ImageBarrier b{info.source.image, sourceAspect(req), info.source.mipLevel, 1, info.source.baseArrayLayer,
+                   req.layerCount, s.stages, stages, s.access, read, s.layout, layout};
+    if (!toUse) {
+        b.srcStages = stages;
+        b.srcAccess = read;
+        b.dstStages = s.stages;
+        b.dstAccess = s.access;
+        b.oldLayout = layout;
+        b.newLayout = s.layout;
+    }
+    return b;
+}
+
+uint32_t pushFlags(const Request& req) {
+    uint32_t flags = 0;
+    if (req.decision.format.encoding == ChannelEncoding::Srgb8 && req.path() == Path::SinglePass) flags |= VKSPD_FLAG_SRGB;
+    if (req.hasSource) flags |= VKSPD_FLAG_COPY_BASE;
+    if (req.hasSource && req.decision.reduction == VKSPD_REDUCTION_MINMAX && req.decision.sourceFormat.channels == 1)
+        flags |= VKSPD_FLAG_EXPAND_MINMAX;
+    return flags;
+}
+
+// --- The single pass ------------------------------------------------------------------------
+
+Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req) {
+    const Plan& plan = req.plan;
+    const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    const VkAccessFlags2 shaderAccess = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+
+    // Everything that can fail happens before the first command is recorded.
+    VkImageView sourceView = VK_NULL_HANDLE;
+    Result r;
+    if (req.hasSource) {
+        r = getView(c, info.source.image, info.source.format, sourceAspect(req), VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                    VK_IMAGE_USAGE_SAMPLED_BIT, info.source.mipLevel, info.source.baseArrayLayer, req.layerCount,
+                    &sourceView);
+    } else {
+        r = getView(c, info.image, info.format, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                    VK_IMAGE_USAGE_SAMPLED_BIT, info.baseMipLevel, info.baseArrayLayer, req.layerCount, &sourceView);
+    }
+    if (!r.ok()) return r;
+    // Element k of the level array is level base + k (element 0: the base, written only as the copy
+    // of a separate source).
+    std::array<VkImageView, VKSPD_MAX_LEVELS + 1> levelViews{};
+    for (uint32_t k = req.hasSource ? 0 : 1; k <= plan.levels; ++k) {
+        r = getView(c, info.image, req.decision.format.storageFormat, VK_IMAGE_ASPECT_COLOR_BIT,
+                    VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_IMAGE_USAGE_STORAGE_BIT, info.baseMipLevel + k,
+                    info.baseArrayLayer, req.layerCount, &levelViews[k]);
+        if (!r.ok()) return r;
+    }
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline);
+    if (!r.ok()) return r;
+    // Nothing below can fail: a scratch slot, once taken, is always used.
+    ScratchRange scratch;
+    if (info.scratchBuffer) {
+        const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
+        scratch.counters = scratch.data = info.scratchBuffer;
+        scratch.countersOffset = info.scratchOffset;
+        scratch.dataOffset = info.scratchOffset + alignUp(plan.counterBytes, align > 256 ? align : 256);
+    } else {
+        r = acquireScratch(c, plan, &scratch);
+        if (!r.ok()) return r;
+    }
+
+    ImageBarrier before[2] = {
+        levelsBarrier(info, req, info.baseMipLevel, req.levelCount, info.before.stages, info.before.access,
+                      info.before.layout, compute, shaderAccess, VK_IMAGE_LAYOUT_GENERAL),
+        {}};
+    if (req.hasSource) before[1] = sourceBarrier(info, req, true, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, compute);
+    recordBarriers(c, cmd, before, req.hasSource ? 2 : 1, true);
+
+    VkDescriptorImageInfo source{VK_NULL_HANDLE, sourceView,
+                                 req.hasSource ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL};
+    VkDescriptorImageInfo levels[VKSPD_MAX_LEVELS + 1];
+    for (uint32_t k = 0; k <= VKSPD_MAX_LEVELS; ++k) {
+        // Elements the shader never writes repeat level base + 1 (or the base): every element of a
+        // statically used array must be a valid descriptor.
+        VkImageView v = k <= plan.levels ? levelViews[k] : VK_NULL_HANDLE;
+        if (!v) v = levelViews[req.hasSource ? 0 : 1];
+        levels[k] = {VK_NULL_HANDLE, v, VK_IMAGE_LAYOUT_GENERAL};
+    }
+    VkDescriptorBufferInfo counters{scratch.counters, scratch.countersOffset, plan.counterBytes};
+    VkDescriptorBufferInfo data{scratch.data, scratch.dataOffset, plan.dataBytes};
+    VkWriteDescriptorSet writes[4] = {};
+    for (auto& w : writes) w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+    writes[0].dstBinding = VKSPD_BINDING_SOURCE;
+    writes[0].descriptorCount = 1;
+    writes[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    writes[0].pImageInfo = &source;
+    writes[1].dstBinding = VKSPD_BINDING_DEST;
+    writes[1].descriptorCount = VKSPD_MAX_LEVELS + 1;
+    writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    writes[1].pImageInfo = levels;
+    writes[2].dstBinding = VKSPD_BINDING_COUNTERS;
+    writes[2].descriptorCount = 1;
+    writes[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[2].pBufferInfo = &counters;
+    writes[3].dstBinding = VKSPD_BINDING_DATA;
+    writes[3].descriptorCount = 1;
+    writes[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[3].pBufferInfo = &data;
+
+    shader::PushConstants pc = pushConstantsFor(plan);
+    pc.flags |= pushFlags(req);
+    c->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+    c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipelineLayout, 0, 4, writes);
+    c->fn.vkCmdPushConstants(cmd, c->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    c->fn.vkCmdDispatch(cmd, plan.groupsX(), plan.groupsY(), plan.layers);
+
+    ImageBarrier after[2] = {
+        levelsBarrier(info, req, info.baseMipLevel, req.levelCount, compute, shaderAccess, VK_IMAGE_LAYOUT_GENERAL,
+                      info.after.stages, info.after.access, info.after.layout),
+        {}};
+    if (req.hasSource) after[1] = sourceBarrier(info, req, false, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, compute);
+    recordBarriers(c, cmd, after, req.hasSource ? 2 : 1, false);
+    return {};
+}
+
+// --- The render-pass fallback ---------------------------------------------------------------
+
+Result recordRenderPasses(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req) {
+    const uint32_t base = info.baseMipLevel, levels = req.levelCount, layers = req.layerCount;
+    VkRenderPass renderPass = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    Result r = getLevelPipeline(c, info.format, &renderPass, &pipeline);
+    if (!r.ok()) return r;
+    // Views and framebuffers first: nothing is recorded unless all exist.
+    std::vector<VkImageView> sampled(levels);  // level base + k, all layers of the range
+    std::vector<VkFramebuffer> framebuffers(size_t(levels) * layers);  // [k * layers + layer]
+    for (uint32_t k = 0; k < levels; ++k) {
+        if (k + 1 < levels) {
+            r = getView(c, info.image, info.format, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                        VK_IMAGE_USAGE_SAMPLED_BIT, base + k, info.baseArrayLayer, layers, &sampled[k]);
+            if (!r.ok()) return r;
+        }
+        if (k == 0 && !req.hasSource) continue;
+        const VkExtent2D e{mipExtent(info.extent.width, base + k), mipExtent(info.extent.height, base + k)};
+        for (uint32_t l = 0; l < layers; ++l) {
+            VkImageView attachment;
+            r = getView(c, info.image, info.format, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D,
+                        VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, base + k, info.baseArrayLayer + l, 1, &attachment,
+                        renderPass, &e, &framebuffers[size_t(k) * layers + l]);
+            if (!r.ok()) return r;
+        }
+    }
+    VkImageView sourceView = VK_NULL_HANDLE;
+    if (req.hasSource) {
+        r = getView(c, info.source.image, info.source.format, sourceAspect(req), VK_IMAGE_VIEW_TYPE_2D_ARRAY,
+                    VK_IMAGE_USAGE_SAMPLED_BIT, info.source.mipLevel, info.source.baseArrayLayer, layers, &sourceView);
+        if (!r.ok()) return r;
+    }
+
+    const VkPipelineStageFlags2 fragment = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
+    const VkPipelineStageFlags2 output = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+    const VkAccessFlags2 sampledRead = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
+    const VkAccessFlags2 colorWrite = VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT;
+    const VkImageLayout readLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    const VkImageLayout writeLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    const ImageState& b = info.before;
+    {
+        // The base level is read (or, from a source, written first); the others are written.
+        ImageBarrier first[2];
+        uint32_t n = 0;
+        if (req.hasSource) {
+            first[n++] = levelsBarrier(info, req, base, levels, b.stages, b.access, b.layout, output, colorWrite,
+                                       writeLayout);
+            first[n++] = sourceBarrier(info, req, true, readLayout, fragment);
+        } else {
+            first[n++] = levelsBarrier(info, req, base, 1, b.stages, b.access, b.layout, fragment, sampledRead,
+                                       readLayout);
+            first[n++] = levelsBarrier(info, req, base + 1, levels - 1, b.stages, b.access, b.layout, output,
+                                       colorWrite, writeLayout);
+        }
+        recordBarriers(c, cmd, first, n, false);
+    }
+    c->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    const uint32_t expand = pushFlags(req) & VKSPD_FLAG_EXPAND_MINMAX;
+    for (uint32_t k = req.hasSource ? 0 : 1; k < levels; ++k) {
+        const VkExtent2D e{mipExtent(info.extent.width, base + k), mipExtent(info.extent.height, base + k)};
+        const VkViewport viewport{0.0f, 0.0f, float(e.width), float(e.height), 0.0f, 1.0f};
+        const VkRect2D area{{0, 0}, e};
+        c->fn.vkCmdSetViewport(cmd, 0, 1, &viewport);
+        c->fn.vkCmdSetScissor(cmd, 0, 1, &area);
+        VkDescriptorImageInfo image{VK_NULL_HANDLE, k == 0 ? sourceView : sampled[k - 1], readLayout};
+        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        write.dstBinding = 0;
+        write.descriptorCount = 1;
+        write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        write.pImageInfo = &image;
+        c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->levelPipelineLayout, 0, 1, &write);
+        for (uint32_t l = 0; l < layers; ++l) {
+            const uint32_t push[5] = {mipExtent(info.extent.width, base + k - (k ? 1 : 0)),
+                                      mipExtent(info.extent.height, base + k - (k ? 1 : 0)), l,
+                                      req.decision.reduction, k == 0 ? (VKSPD_FLAG_COPY_BASE | expand) : 0u};
+            c->fn.vkCmdPushConstants(cmd, c->levelPipelineLayout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof push, push);
+            VkRenderPassBeginInfo rb{VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO};
+            rb.renderPass = renderPass;
+            rb.framebuffer = framebuffers[size_t(k) * layers + l];
+            rb.renderArea = area;
+            c->fn.vkCmdBeginRenderPass(cmd, &rb, VK_SUBPASS_CONTENTS_INLINE);
+            c->fn.vkCmdDraw(cmd, 3, 1, 0, 0);
+            c->fn.vkCmdEndRenderPass(cmd);
+        }
+        // The level just written is read by the next one.
+        const ImageBarrier done = levelsBarrier(info, req, base + k, 1, output, colorWrite, writeLayout, fragment,
+                                                sampledRead, readLayout);
+        recordBarriers(c, cmd, &done, 1, false);
+    }
+    ImageBarrier last[2] = {levelsBarrier(info, req, base, levels, fragment | output, sampledRead | colorWrite,
+                                          readLayout, info.after.stages, info.after.access, info.after.layout),
+                            {}};
+    if (req.hasSource) last[1] = sourceBarrier(info, req, false, readLayout, fragment);
+    recordBarriers(c, cmd, last, req.hasSource ? 2 : 1, false);
+    return {};
+}
+
+// --- The blit chain -------------------------------------------------------------------------
+
+void recordBlits(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req) {
+    const uint32_t base = info.baseMipLevel, levels = req.levelCount;
+    const VkPipelineStageFlags2 blit = VK_PIPELINE_STAGE_2_BLIT_BIT;
+    const VkAccessFlags2 read = VK_ACCESS_2_TRANSFER_READ_BIT, write = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    const VkImageLayout src = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    const ImageState& b = info.before;
+    const ImageBarrier first[2] = {
+        levelsBarrier(info, req, base, 1, b.stages, b.access, b.layout, blit, read, src),
+        levelsBarrier(info, req, base + 1, levels - 1, b.stages, b.access, b.layout, blit, write, dst)};
+    recordBarriers(c, cmd, first, 2, false);
+    for (uint32_t k = 1; k < levels; ++k) {
+        VkImageBlit region{};
+        region.srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, base + k - 1, info.baseArrayLayer, req.layerCount};
+        region.srcOffsets[1] = {int32_t(mipExtent(info.extent.width, base + k - 1)),
+                                int32_t(mipExtent(info.extent.height, base + k - 1)), 1};
+        region.dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, base + k, info.baseArrayLayer, req.layerCount};
+        region.dstOffsets[1] = {int32_t(mipExtent(info.extent.width, base + k)),
+                                int32_t(mipExtent(info.extent.height, base + k)), 1};
+        c->fn.vkCmdBlitImage(cmd, info.image, src, info.image, dst, 1, &region, VK_FILTER_LINEAR);
+        const ImageBarrier done = levelsBarrier(info, req, base + k, 1, blit, write, dst, blit, read, src);
+        recordBarriers(c, cmd, &done, 1, false);
+    }
+    const ImageBarrier last =
+        levelsBarrier(info, req, base, levels, blit, read | write, src, info.after.stages, info.after.access,
+                      info.after.layout);
+    recordBarriers(c, cmd, &last, 1, false);
 }
 
 }  // namespace
 
 Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* d) noexcept {
     return guarded([&]() -> Result {
-    Request req;
-    Result r = checkRequest(c, info, &req);
-    if (!r.ok()) return r;
-    if (d) {
-        *d = DispatchDescription{};
-        d->groupsX = req.plan.levels ? req.plan.groupsX() : 0;
-        d->groupsY = req.plan.levels ? req.plan.groupsY() : 0;
-        d->groupsZ = req.plan.levels ? req.plan.layers : 0;
-        d->stages = req.plan.stageCount;
-        d->levelsWritten = req.plan.levels;
-        d->fp16 = req.fp16;
-        d->quad = req.quad;
-        for (uint32_t st = 0; st < req.plan.stageCount; ++st)
-            d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
-        d->scratchBytes = userScratchBytes(c, req.plan);
-    }
-    return {};
+        Request req;
+        Result r = checkRequest(c, info, &req);
+        if (!r.ok()) return r;
+        if (d) {
+            *d = DispatchDescription{};
+            d->path = req.path();
+            if (req.path() != Path::SinglePass) return {};
+            d->groupsX = req.plan.levels ? req.plan.groupsX() : 0;
+            d->groupsY = req.plan.levels ? req.plan.groupsY() : 0;
+            d->groupsZ = req.plan.levels ? req.plan.layers : 0;
+            d->stages = req.plan.stageCount;
+            d->levelsWritten = req.plan.levels;
+            d->fp16 = req.fp16;
+            d->quad = req.quad;
+            for (uint32_t st = 0; st < req.plan.stageCount; ++st)
+                d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
+            d->scratchBytes = userScratchBytes(c, req.plan);
+        }
+        return {};
     });
 }
 
@@ -253,7 +558,7 @@ VkDeviceSize scratchSize(Context c, const MipGenInfo& info) noexcept {
     guarded([&]() -> Result {
         Request req;
         Result r = checkRequest(c, info, &req);
-        if (r.ok()) bytes = userScratchBytes(c, req.plan);
+        if (r.ok() && req.path() == Path::SinglePass) bytes = userScratchBytes(c, req.plan);
         return r;
     });
     return bytes;
@@ -278,83 +583,25 @@ Result generateMipsImpl(Context c, VkCommandBuffer cmd, const MipGenInfo& info) 
         r.message = "generateMips: " + r.message;
         return r;
     }
-    const Plan& plan = req.plan;
-    const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    const VkAccessFlags2 shaderAccess =
-        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-
-    if (plan.levels == 0) {
+    if (req.plan.levels == 0 && !req.hasSource) {
         // Nothing to compute: only the state change the caller asked for.
         if (info.before.layout != info.after.layout || info.before.stages != info.after.stages ||
-            info.before.access != info.after.access)
-            recordBarrier(c, cmd, info, req,
-                          {info.before.stages, info.after.stages, info.before.access,
-                           info.after.access, info.before.layout, info.after.layout, false});
+            info.before.access != info.after.access) {
+            const ImageBarrier b = levelsBarrier(info, req, info.baseMipLevel, req.levelCount, info.before.stages,
+                                                 info.before.access, info.before.layout, info.after.stages,
+                                                 info.after.access, info.after.layout);
+            recordBarriers(c, cmd, &b, 1, false);
+        }
         return {};
     }
-
-    // Everything that can fail happens before the first command is recorded.
-    ImageViews views;
-    r = getImageViews(c, info, plan.levels, req.layerCount, &views);
-    if (!r.ok()) return r;
-    VkPipeline pipeline = c->pipelines[req.fp16][req.quad];
-    if (!pipeline)
-        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "generateMips: no pipeline for this variant");
-    // Nothing below can fail: a scratch slot, once taken, is always used.
-    ScratchRange scratch;
-    VkDeviceSize countersRange = plan.counterBytes, dataRange = plan.dataBytes;
-    if (info.scratchBuffer) {
-        const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
-        scratch.counters = scratch.data = info.scratchBuffer;
-        scratch.countersOffset = info.scratchOffset;
-        scratch.dataOffset = info.scratchOffset + alignUp(plan.counterBytes, align > 256 ? align : 256);
-    } else {
-        r = acquireScratch(c, plan, &scratch);
-        if (!r.ok()) return r;
+    switch (req.path()) {
+        case Path::SinglePass: r = recordSinglePass(c, cmd, info, req); break;
+        case Path::RenderPass: r = recordRenderPasses(c, cmd, info, req); break;
+        case Path::BlitChain: recordBlits(c, cmd, info, req); break;
+        case Path::None: break;
     }
-    recordBarrier(c, cmd, info, req,
-                  {info.before.stages, compute, info.before.access, shaderAccess,
-                   info.before.layout, VK_IMAGE_LAYOUT_GENERAL, true});
-
-    VkDescriptorImageInfo source{VK_NULL_HANDLE, views.source, VK_IMAGE_LAYOUT_GENERAL};
-    VkDescriptorImageInfo levels[VKSPD_MAX_LEVELS];
-    for (uint32_t i = 0; i < VKSPD_MAX_LEVELS; ++i) {
-        // Unused array elements repeat the first level: the shader never writes them, but every
-        // element of a statically used array must be a valid descriptor.
-        levels[i] = {VK_NULL_HANDLE, views.levels[i < plan.levels ? i : 0], VK_IMAGE_LAYOUT_GENERAL};
-    }
-    VkDescriptorBufferInfo counters{scratch.counters, scratch.countersOffset, countersRange};
-    VkDescriptorBufferInfo data{scratch.data, scratch.dataOffset, dataRange};
-    VkWriteDescriptorSet writes[4] = {};
-    for (auto& w : writes) w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-    writes[0].dstBinding = VKSPD_BINDING_SOURCE;
-    writes[0].descriptorCount = 1;
-    writes[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    writes[0].pImageInfo = &source;
-    writes[1].dstBinding = VKSPD_BINDING_DEST;
-    writes[1].descriptorCount = VKSPD_MAX_LEVELS;
-    writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    writes[1].pImageInfo = levels;
-    writes[2].dstBinding = VKSPD_BINDING_COUNTERS;
-    writes[2].descriptorCount = 1;
-    writes[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[2].pBufferInfo = &counters;
-    writes[3].dstBinding = VKSPD_BINDING_DATA;
-    writes[3].descriptorCount = 1;
-    writes[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[3].pBufferInfo = &data;
-
-    const shader::PushConstants pc = pushConstantsFor(plan);
-    c->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipelineLayout, 0, 4,
-                                    writes);
-    c->fn.vkCmdPushConstants(cmd, c->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-    c->fn.vkCmdDispatch(cmd, plan.groupsX(), plan.groupsY(), plan.layers);
-
-    recordBarrier(c, cmd, info, req,
-                  {compute, info.after.stages, shaderAccess, info.after.access,
-                   VK_IMAGE_LAYOUT_GENERAL, info.after.layout, false});
-    return {};
+    if (!r.ok()) r.message = "generateMips: " + r.message;
+    return r;
 }
 
 }  // namespace

@@ -160,5 +160,9 @@ TEST(Planner, RejectsWhatOneDispatchCannotDo) {
     // 2048 layers of an odd 16383x16383 RGBA base: its scratch cannot be indexed in 32 bits.
     EXPECT_FALSE(vkspd::makePlan(16383, 16383, 13, 2048, 4, &p, &error));
     EXPECT_NE(error.find("fewer layers"), std::string::npos) << error;
-    EXPECT_FALSE(vkspd::makePlan(8, 8, 3, 1, 3, &p, &error));
+    EXPECT_FALSE(vkspd::makePlan(8, 8, 3, 1, 5, &p, &error));
+    EXPECT_FALSE(vkspd::makePlan(8, 8, 3, 1, 0, &p, &error));
+    // Three channels (B10G11R11) keep three floats per data texel.
+    ASSERT_TRUE(vkspd::makePlan(9, 9, 3, 1, 3, &p, &error)) << error;
+    EXPECT_EQ(p.channels, 3u);
 }

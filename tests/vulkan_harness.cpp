@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <random>
 
 namespace vkspd_test {
@@ -293,6 +294,27 @@ void freeHostBuffer(Harness* h, HostBuffer& b) {
 
 }  // namespace
 
+VkImageCreateFlags singlePassFlags(VkFormat format) {
+    vkspd::FormatInfo fi;
+    if (!vkspd::getFormatInfo(format, &fi) || fi.encoding != vkspd::ChannelEncoding::Srgb8) return 0;
+    return VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT | VK_IMAGE_CREATE_EXTENDED_USAGE_BIT;
+}
+
+std::vector<VkFormat> colourFormats() {
+    std::vector<VkFormat> out;
+    for (VkFormat f : vkspd::supportedFormats()) {
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(f, &fi);
+        if (!fi.depth) out.push_back(f);
+    }
+    return out;
+}
+
+VkImageAspectFlags aspectOf(VkFormat format) {
+    vkspd::FormatInfo fi;
+    return vkspd::getFormatInfo(format, &fi) && fi.depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
 size_t levelBytes(const TestImage& t, uint32_t level) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(t.format, &fi);
@@ -325,13 +347,13 @@ void Harness::uploadLevels(const TestImage& t, const std::vector<std::vector<uin
         b.newLayout = layout;
         b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         b.image = t.image;
-        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, t.levels, 0, t.layers};
+        b.subresourceRange = {aspectOf(t.format), 0, t.levels, 0, t.layers};
         vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                              0, nullptr, 0, nullptr, 1, &b);
         for (uint32_t l = 0; l < levels.size(); ++l) {
             VkBufferImageCopy region{};
             region.bufferOffset = offsets[l];
-            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, t.layers};
+            region.imageSubresource = {aspectOf(t.format), l, 0, t.layers};
             region.imageExtent = {vkspd::mipExtent(t.width, l), vkspd::mipExtent(t.height, l), 1};
             vkCmdCopyBufferToImage(cmd, staging.buffer, t.image, layout, 1, &region);
         }
@@ -352,7 +374,7 @@ std::vector<std::vector<uint8_t>> Harness::readLevels(const TestImage& t, VkImag
         for (uint32_t l = 0; l < t.levels; ++l) {
             VkBufferImageCopy region{};
             region.bufferOffset = offsets[l];
-            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, t.layers};
+            region.imageSubresource = {aspectOf(t.format), l, 0, t.layers};
             region.imageExtent = {vkspd::mipExtent(t.width, l), vkspd::mipExtent(t.height, l), 1};
             vkCmdCopyImageToBuffer(cmd, t.image, layout, staging.buffer, 1, &region);
         }
@@ -369,6 +391,12 @@ std::vector<std::vector<uint8_t>> Harness::readLevels(const TestImage& t, VkImag
 double expectChainMatches(const TestImage& t, const std::vector<std::vector<uint8_t>>& gpu,
                           uint32_t base, uint32_t count, uint32_t firstLayer, uint32_t layers,
                           double tolerance, const std::string& what) {
+    return expectChainMatches(t, gpu, base, count, firstLayer, layers, tolerance, what, vkspd::ReferenceOptions{});
+}
+
+double expectChainMatches(const TestImage& t, const std::vector<std::vector<uint8_t>>& gpu,
+                          uint32_t base, uint32_t count, uint32_t firstLayer, uint32_t layers,
+                          double tolerance, const std::string& what, const vkspd::ReferenceOptions& options) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(t.format, &fi);
     const uint32_t bw = vkspd::mipExtent(t.width, base), bh = vkspd::mipExtent(t.height, base);
@@ -377,7 +405,11 @@ double expectChainMatches(const TestImage& t, const std::vector<std::vector<uint
         const uint8_t* src = gpu[base].data() + levelBytes(t, base) * layer;
         std::vector<float> texels(size_t(bw) * bh * fi.channels);
         vkspd::decodeTexels(t.format, src, size_t(bw) * bh, texels.data());
-        auto ref = vkspd::referenceChain(texels.data(), bw, bh, fi.channels, count);
+        auto ref = vkspd::referenceChain(texels.data(), bw, bh, fi.channels, count, options);
+        if (ref.size() != count) {
+            ADD_FAILURE() << what << ": no reference chain";
+            return std::numeric_limits<double>::infinity();
+        }
         for (uint32_t l = 1; l < count; ++l) {
             const uint8_t* level = gpu[base + l].data() + levelBytes(t, base + l) * layer;
             vkspd::LevelError e = vkspd::compareLevel(t.format, level, ref[l], tolerance);
@@ -434,8 +466,16 @@ std::vector<uint8_t> randomTexels(VkFormat format, uint32_t width, uint32_t heig
     const size_t count = size_t(width) * height;
     std::vector<double> values(count * fi.channels);
     std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> unit(0.0, 1.0), wide(0.25, 4.0);
-    for (double& v : values) v = fi.encoding == vkspd::ChannelEncoding::Unorm8 ? unit(rng) : wide(rng);
+    std::uniform_real_distribution<double> unit(0.0, 1.0), wide(0.25, 4.0), signedUnit(-1.0, 1.0);
+    for (double& v : values) {
+        switch (fi.encoding) {
+            case vkspd::ChannelEncoding::Float16:
+            case vkspd::ChannelEncoding::Float32:
+            case vkspd::ChannelEncoding::Ufloat11_10: v = fi.depth ? unit(rng) : wide(rng); break;
+            case vkspd::ChannelEncoding::Snorm8: v = signedUnit(rng); break;
+            default: v = unit(rng); break;
+        }
+    }
     std::vector<uint8_t> bytes(count * fi.bytesPerTexel);
     vkspd::encodeTexels(format, values.data(), count, bytes.data());
     return bytes;

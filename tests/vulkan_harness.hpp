@@ -90,8 +90,8 @@ vkspd::MipGenInfo chainInfo(const TestImage& image);
 vkspd::ImageState uploadedState();
 vkspd::ImageState readbackState();
 
-// Deterministic pseudo-random level-0 bytes for `format`: UNORM uniform in [0, 1], floats in
-// [0.25, 4) so relative errors stay meaningful.
+// Deterministic pseudo-random level-0 bytes for `format`: UNORM and sRGB uniform in [0, 1], SNORM
+// in [-1, 1], colour floats in [0.25, 4) so relative errors stay meaningful, depth in [0, 1].
 std::vector<uint8_t> randomTexels(VkFormat format, uint32_t width, uint32_t height, uint32_t seed);
 
 // Bytes of one level of one layer.
@@ -103,5 +103,19 @@ size_t levelBytes(const TestImage& image, uint32_t level);
 double expectChainMatches(const TestImage& image, const std::vector<std::vector<uint8_t>>& gpu,
                           uint32_t base, uint32_t count, uint32_t firstLayer, uint32_t layers,
                           double tolerance, const std::string& what);
+// The same against a reference made with `options` (reductions, rounding at every level).
+double expectChainMatches(const TestImage& image, const std::vector<std::vector<uint8_t>>& gpu,
+                          uint32_t base, uint32_t count, uint32_t firstLayer, uint32_t layers,
+                          double tolerance, const std::string& what, const vkspd::ReferenceOptions& options);
+
+// Create flags an image of `format` needs for the single pass: sRGB images are written through a
+// UNORM view (MUTABLE_FORMAT), and their STORAGE usage only applies to such views (EXTENDED_USAGE).
+VkImageCreateFlags singlePassFlags(VkFormat format);
+
+// The supported formats an image can have (every one but the depth formats, which are sources).
+std::vector<VkFormat> colourFormats();
+
+// The aspect of images of `format`: DEPTH for depth formats, else COLOR.
+VkImageAspectFlags aspectOf(VkFormat format);
 
 }  // namespace vkspd_test

@@ -3,7 +3,11 @@
 // This handles:
 //   - recording one compute dispatch that writes levels base+1 .. base+count-1 of a 2D image, a 2D
 //     array, a cube or a cube array (every layer of the range in the same dispatch) from level
-//     `base`, with the exact area-weighted box filter at every size up to the device's limit;
+//     `base`, with the exact area-weighted box filter (or Min, Max, MinMax, or your own GLSL
+//     reduction) at every size up to the device's limit, in every format of SPEC section 3
+//     (sRGB filtered in linear space), optionally from a separate depth image (Hi-Z pyramids);
+//   - for images that cannot be storage images, a render pass per level or a blit chain
+//     (queryCapability says which path runs and why);
 //   - the barriers that take the image from the state you declare in `before` to the state you
 //     declare in `after`;
 //   - its own pipelines, image views and scratch memory (counters and tile-edge partial sums).
@@ -11,7 +15,8 @@
 // The caller is responsible for:
 //   - the instance, physical device, device, queues and command buffers, and for submitting;
 //   - enabling, at device creation, the features listed in `requiredDeviceFeatures()`;
-//   - creating the image with SAMPLED | STORAGE usage and a format `isFormatSupported` accepts;
+//   - declaring the image's usage and create flags in MipGenInfo (0 means SAMPLED | STORAGE, the
+//     single pass; sRGB images need MUTABLE_FORMAT, and EXTENDED_USAGE to be created with STORAGE);
 //   - calling `forgetImage` before destroying an image that was passed to `generateMips`;
 //   - keeping the Context alive until every command buffer that used it has finished executing.
 //
@@ -246,7 +251,8 @@ void destroyCustomReduction(Context context, CustomReduction reduction) noexcept
 Result describeDispatch(Context context, const MipGenInfo& info,
                         DispatchDescription* description) noexcept;
 
-// Scratch bytes generateMips needs for `info` (0 if `info` is invalid).
+// Scratch bytes generateMips needs for `info` (0 if `info` is invalid or takes a fallback path,
+// which needs none).
 VkDeviceSize scratchSize(Context context, const MipGenInfo& info) noexcept;
 
 // Records into `commandBuffer` (recording): a barrier from info.before, the work that writes

@@ -1,0 +1,156 @@
+// Custom reductions (SPEC section 3): the caller's GLSL is compiled at run time with shaderc into
+// the single-pass shader, whose text is embedded in the library, once per distinct source text.
+#include "context.hpp"
+
+#include <cstring>
+
+#ifdef VKSPD_WITH_SHADERC
+#include <shaderc/shaderc.h>
+#endif
+
+namespace vkspd {
+
+#ifdef VKSPD_WITH_SHADERC
+namespace {
+
+constexpr const char* kCustomInclude = "vkspd_custom_reduction.glsl";
+constexpr const char* kSharedInclude = "vkspd_shared.h";
+
+// The two files the shader includes: the shared header, and the caller's reduction.
+struct IncludeContext {
+    const std::string* userSource;
+};
+
+shaderc_include_result* resolveInclude(void* userData, const char* requested, int, const char*, size_t) {
+    auto* ctx = static_cast<IncludeContext*>(userData);
+    auto* result = new (std::nothrow) shaderc_include_result{};
+    if (!result) return nullptr;
+    if (std::strcmp(requested, kCustomInclude) == 0) {
+        result->source_name = kCustomInclude;
+        result->source_name_length = std::strlen(kCustomInclude);
+        result->content = ctx->userSource->c_str();
+        result->content_length = ctx->userSource->size();
+    } else if (std::strcmp(requested, kSharedInclude) == 0) {
+        result->source_name = kSharedInclude;
+        result->source_name_length = std::strlen(kSharedInclude);
+        result->content = embeddedSharedText();
+        result->content_length = std::strlen(embeddedSharedText());
+    } else {
+        // An empty name tells shaderc the include failed; content is the message.
+        static const char kMessage[] = "only vkspd_shared.h and the custom reduction can be included";
+        result->source_name = "";
+        result->source_name_length = 0;
+        result->content = kMessage;
+        result->content_length = sizeof(kMessage) - 1;
+    }
+    return result;
+}
+
+void releaseInclude(void*, shaderc_include_result* result) { delete result; }
+
+// Compiles the single pass with the caller's reduction for one subgroup path.
+Result compileCustom(Context c, const std::string& source, bool quad, std::vector<uint32_t>* words) {
+    shaderc_compiler_t compiler = shaderc_compiler_initialize();
+    shaderc_compile_options_t options = shaderc_compile_options_initialize();
+    if (!compiler || !options) {
+        shaderc_compile_options_release(options);
+        shaderc_compiler_release(compiler);
+        return fail(VK_ERROR_OUT_OF_HOST_MEMORY, "createCustomReduction: shaderc could not start");
+    }
+    auto define = [&](const char* name, const char* value) {
+        shaderc_compile_options_add_macro_definition(options, name, std::strlen(name), value, std::strlen(value));
+    };
+    define("VKSPD_FP16", "0");
+    define("VKSPD_QUAD", quad ? "1" : "0");
+    const std::string reduction = std::to_string(VKSPD_REDUCTION_CUSTOM);
+    define("VKSPD_REDUCTION", reduction.c_str());
+    shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
+    shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
+    IncludeContext ctx{&source};
+    shaderc_compile_options_set_include_callbacks(options, resolveInclude, releaseInclude, &ctx);
+    const char* text = embeddedComputeText();
+    shaderc_compilation_result_t result = shaderc_compile_into_spv(
+        compiler, text, std::strlen(text), shaderc_compute_shader, "vkspd.comp", "main", options);
+    Result r;
+    if (!result) {
+        r = fail(VK_ERROR_OUT_OF_HOST_MEMORY, "createCustomReduction: shaderc returned no result");
+    } else if (shaderc_result_get_compilation_status(result) != shaderc_compilation_status_success) {
+        r = fail(VK_ERROR_UNKNOWN,
+                 std::string("createCustomReduction: the reduction does not compile:\n") +
+                     shaderc_result_get_error_message(result));
+    } else {
+        const size_t bytes = shaderc_result_get_length(result);
+        words->resize(bytes / 4);
+        std::memcpy(words->data(), shaderc_result_get_bytes(result), bytes);
+    }
+    shaderc_result_release(result);
+    shaderc_compile_options_release(options);
+    shaderc_compiler_release(compiler);
+    (void)c;
+    return r;
+}
+
+}  // namespace
+#endif
+
+Result createCustomReduction(Context c, const char* glsl, CustomReduction* out) noexcept {
+    return guarded([&]() -> Result {
+        if (!out) return fail(VK_ERROR_UNKNOWN, "createCustomReduction: the output pointer is null");
+        *out = nullptr;
+        if (!c) return fail(VK_ERROR_UNKNOWN, "createCustomReduction: the context is null");
+        if (!glsl) return fail(VK_ERROR_UNKNOWN, "createCustomReduction: the GLSL source is null");
+#ifndef VKSPD_WITH_SHADERC
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "createCustomReduction: this vkspd was built without shaderc (VKSPD_WITH_SHADERC)");
+#else
+        const std::string source(glsl);
+        {
+            std::lock_guard<std::mutex> lock(c->pipelineMutex);
+            auto it = c->customReductions.find(source);
+            if (it != c->customReductions.end()) {
+                ++it->second->references;
+                *out = it->second.get();
+                return {};
+            }
+        }
+        // Compile outside the lock (it takes a while); a race compiles twice and keeps the first.
+        auto reduction = std::make_unique<CustomReductionT>();
+        reduction->source = source;
+        reduction->references = 1;
+        for (int quad = 0; quad < 2; ++quad) {
+            if (quad && !c->quadSupported) continue;
+            std::vector<uint32_t> words;
+            Result r = compileCustom(c, source, quad != 0, &words);
+            if (r.ok()) r = createComputePipeline(c, words.data(), words.size() * 4, &reduction->pipelines[quad]);
+            if (!r.ok()) {
+                for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+                return r;
+            }
+        }
+        std::lock_guard<std::mutex> lock(c->pipelineMutex);
+        auto it = c->customReductions.find(source);
+        if (it != c->customReductions.end()) {
+            // Another thread compiled the same text first: use its pipelines.
+            for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+            ++it->second->references;
+            *out = it->second.get();
+            return {};
+        }
+        *out = reduction.get();
+        c->customReductions.emplace(source, std::move(reduction));
+        return {};
+#endif
+    });
+}
+
+void destroyCustomReduction(Context c, CustomReduction reduction) noexcept {
+    if (!c || !reduction) return;
+    std::lock_guard<std::mutex> lock(c->pipelineMutex);
+    auto it = c->customReductions.find(reduction->source);
+    if (it == c->customReductions.end() || it->second.get() != reduction) return;
+    if (--reduction->references > 0) return;
+    for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    c->customReductions.erase(it);
+}
+
+}  // namespace vkspd

@@ -1,0 +1,459 @@
+// Issue 4 on the GPU: every format of SPEC section 3 against the CPU reference, sRGB filtered in
+// linear space, Min / Max / MinMax (bit-exact) with depth sources, custom reductions, and the
+// capability query with its render-pass and blit fallbacks.
+#include "vulkan_harness.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+using namespace vkspd_test;
+
+namespace {
+
+const uint32_t kSizes[][2] = {{1, 1}, {1, 5}, {7, 1}, {5, 3}, {63, 65}, {64, 64}, {130, 67}};
+
+// Uploads random level-0 texels, runs `info` and returns the levels read back.
+std::vector<std::vector<uint8_t>> runChain(Harness* h, const TestImage& img, vkspd::MipGenInfo info,
+                                           uint32_t seed, vkspd::DispatchDescription* d = nullptr) {
+    const std::vector<uint8_t> texels = randomTexels(img.format, img.width, img.height * img.layers, seed);
+    h->upload(img, texels.data());
+    vkspd::DispatchDescription local;
+    vkspd::Result dr = vkspd::describeDispatch(h->context, info, d ? d : &local);
+    EXPECT_TRUE(dr.ok()) << dr.message;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(r.ok()) << r.message;
+    });
+    return h->readLevels(img);
+}
+
+}  // namespace
+
+// Every colour format takes the single pass here (lavapipe and NVIDIA have storage support for
+// all of them; sRGB through its UNORM twin). The chains themselves are checked against the
+// reference by CoreFormats/FormatTest in gpu_chain_test.cpp, at odd, even and thin sizes.
+TEST_F(GpuTest, EveryColourFormatTakesTheSinglePass) {
+    for (VkFormat format : colourFormats()) {
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(format, &fi);
+        vkspd::CapabilityQuery q;
+        q.format = format;
+        q.usage = kChainUsage;
+        q.createFlags = singlePassFlags(format);
+        vkspd::Capability cap;
+        ASSERT_TRUE(vkspd::queryCapability(h->context, q, &cap).ok());
+        EXPECT_EQ(cap.path, vkspd::Path::SinglePass) << fi.name << ": " << cap.reason;
+        EXPECT_TRUE(cap.exact);
+        EXPECT_EQ(cap.storageFormat, fi.storageFormat);
+        EXPECT_EQ(cap.fp16, fi.fp16Capable && h->fp16) << fi.name;
+        std::string reason;
+        EXPECT_TRUE(vkspd::isFormatSupported(h->context, format, &reason)) << reason;
+    }
+}
+
+// Filtering must happen in linear space: black and white average to linear 0.5, which is sRGB 188
+// (0.7354 * 255 = 187.5), not 128. Alpha is linear: 0 and 255 give 127.5, a tie that a GPU may
+// round either way (lavapipe gives 128, an H200 127).
+TEST_F(GpuTest, SrgbCheckerboardAveragesInLinearSpace) {
+    for (VkFormat format : {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB}) {
+        for (int fp16 = 0; fp16 < (h->fp16 ? 2 : 1); ++fp16) {
+            const uint32_t n = 66;  // tiles of 64 and an even edge beyond
+            TestImage img = h->createImage(format, n, n, 3, kChainUsage, 1, singlePassFlags(format));
+            std::vector<uint8_t> texels(size_t(n) * n * 4);
+            for (uint32_t y = 0; y < n; ++y)
+                for (uint32_t x = 0; x < n; ++x) {
+                    const uint8_t v = ((x + y) & 1) ? 255 : 0;
+                    uint8_t* t = &texels[(size_t(y) * n + x) * 4];
+                    t[0] = t[1] = t[2] = v;
+                    t[3] = v;
+                }
+            h->upload(img, texels.data());
+            vkspd::MipGenInfo info = chainInfo(img);
+            info.createFlags = singlePassFlags(format);
+            info.usage = kChainUsage;
+            info.precision = fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+            h->submit([&](VkCommandBuffer cmd) { ASSERT_TRUE(vkspd::generateMips(h->context, cmd, info).ok()); });
+            auto gpu = h->readLevels(img);
+            for (uint32_t l = 1; l < 3; ++l)
+                for (size_t i = 0; i < gpu[l].size(); i += 4) {
+                    ASSERT_EQ(gpu[l][i], 188) << "level " << l << " texel " << i / 4;
+                    ASSERT_EQ(gpu[l][i + 1], 188);
+                    ASSERT_EQ(gpu[l][i + 2], 188);
+                    ASSERT_TRUE(gpu[l][i + 3] == 127 || gpu[l][i + 3] == 128)
+                        << "alpha is linear: " << int(gpu[l][i + 3]);
+                }
+            h->destroyImage(img);
+            vkspd::forgetImage(h->context, img.image);
+        }
+    }
+}
+
+TEST_F(GpuTest, MinMaxAndMinMaxAreBitExactAtOddSizes) {
+    // One variant per case, together covering FP32 and FP16, quad and shared-memory-only, every
+    // reduction (lavapipe compiles each variant per format: see FormatTest).
+    struct Case {
+        VkFormat format;
+        vkspd::Reduction reduction;
+        bool fp16, quad;
+    };
+    const Case cases[] = {
+        {VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, false, false},
+        {VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Max, false, true},
+        {VK_FORMAT_R16_SFLOAT, vkspd::Reduction::Min, true, true},
+        {VK_FORMAT_R8G8B8A8_UNORM, vkspd::Reduction::Max, true, false},
+        {VK_FORMAT_R32G32_SFLOAT, vkspd::Reduction::MinMax, false, true},
+        {VK_FORMAT_R16G16_SFLOAT, vkspd::Reduction::MinMax, true, false},
+    };
+    for (const Case& c : cases) {
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(c.format, &fi);
+        for (const auto& s : kSizes) {
+            TestImage img = h->createImage(c.format, s[0], s[1], vkspd::fullMipCount(s[0], s[1]), kChainUsage);
+            {
+                const bool fp16 = c.fp16 && h->fp16, quad = c.quad && h->quad;
+                vkspd::MipGenInfo info = chainInfo(img);
+                info.reduction = c.reduction;
+                info.precision = fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+                info.subgroupPath = quad ? vkspd::SubgroupPath::Quad : vkspd::SubgroupPath::LdsOnly;
+                auto gpu = runChain(h, img, info, s[0] * 7 + s[1]);
+                vkspd::ReferenceOptions o;
+                o.reduction = c.reduction;
+                // MinMax on a two-channel image: R is already the minimum and G the maximum.
+                expectChainMatches(img, gpu, 0, img.levels, 0, 1, 0.0,
+                                   std::string(fi.name) + " reduction " + std::to_string(int(c.reduction)) +
+                                       (fp16 ? " fp16" : " fp32") + (quad ? " quad" : " lds"),
+                                   o);
+            }
+            h->destroyImage(img);
+            vkspd::forgetImage(h->context, img.image);
+        }
+    }
+}
+
+// The Hi-Z use case: a depth buffer read through a sampled view into a colour pyramid, whose
+// level 0 is a copy of the depth and whose other levels are conservative.
+TEST_F(GpuTest, DepthSourceBuildsAConservativePyramid) {
+    struct Case {
+        VkFormat depth, color;
+        vkspd::Reduction reduction;
+    };
+    const Case cases[] = {{VK_FORMAT_D32_SFLOAT, VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Max},
+                          {VK_FORMAT_D32_SFLOAT, VK_FORMAT_R32G32_SFLOAT, vkspd::Reduction::MinMax},
+                          {VK_FORMAT_D16_UNORM, VK_FORMAT_R16_UNORM, vkspd::Reduction::Min},
+                          {VK_FORMAT_D16_UNORM, VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min}};
+    for (const Case& c : cases) {
+        vkspd::FormatInfo dfi, cfi;
+        vkspd::getFormatInfo(c.depth, &dfi);
+        vkspd::getFormatInfo(c.color, &cfi);
+        for (const auto& s : {std::array<uint32_t, 2>{65, 63}, std::array<uint32_t, 2>{3, 1},
+                              std::array<uint32_t, 2>{130, 66}}) {
+            const uint32_t w = s[0], hgt = s[1], layers = 2, levels = vkspd::fullMipCount(w, hgt);
+            // A depth buffer as a renderer has it: an attachment that is also sampled.
+            TestImage depth = h->createImage(c.depth, w, hgt, 1,
+                                             VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                                 VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+                                             layers);
+            TestImage pyramid = h->createImage(c.color, w, hgt, levels, kChainUsage, layers);
+            const std::vector<uint8_t> texels = randomTexels(c.depth, w, hgt * layers, w + hgt);
+            h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+            vkspd::MipGenInfo info = chainInfo(pyramid);
+            info.reduction = c.reduction;
+            info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
+            info.source.image = depth.image;
+            info.source.format = c.depth;
+            info.source.extent = {w, hgt};
+            info.source.before = uploadedState();
+            info.source.after = {VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
+                                 VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+            vkspd::DispatchDescription d;
+            ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+            EXPECT_EQ(d.path, vkspd::Path::SinglePass);
+            EXPECT_EQ(d.levelsWritten, levels - 1);
+            h->submit([&](VkCommandBuffer cmd) {
+                vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+                EXPECT_TRUE(r.ok()) << r.message;
+            });
+            auto gpu = h->readLevels(pyramid);
+            std::vector<float> values(size_t(w) * hgt * layers);
+            vkspd::decodeTexels(c.depth, texels.data(), values.size(), values.data());
+            vkspd::ReferenceOptions o;
+            o.reduction = c.reduction;
+            for (uint32_t layer = 0; layer < layers; ++layer) {
+                // Level 0 is the depth as the GPU converts it (D16 to float may differ from the
+                // CPU's division by 1 ulp); the levels above are bit-exact reductions of it.
+                auto ref = vkspd::referenceChain(values.data() + size_t(w) * hgt * layer, w, hgt, 1, 1, o);
+                ASSERT_EQ(ref.size(), 1u);
+                const uint8_t* level0 = gpu[0].data() + levelBytes(pyramid, 0) * layer;
+                vkspd::LevelError e0 = vkspd::compareLevel(c.color, level0, ref[0], vkspd::toleranceFor(c.color, false));
+                EXPECT_EQ(e0.overTolerance, 0u) << dfi.name << " -> " << cfi.name << " level 0: worst " << e0.worst;
+                std::vector<float> copied(size_t(w) * hgt * cfi.channels);
+                vkspd::decodeTexels(c.color, level0, size_t(w) * hgt, copied.data());
+                vkspd::ReferenceOptions fromCopy;
+                fromCopy.reduction = c.reduction;
+                ref = vkspd::referenceChain(copied.data(), w, hgt, cfi.channels, levels, fromCopy);
+                ASSERT_EQ(ref.size(), levels);
+                for (uint32_t l = 1; l < levels; ++l) {
+                    vkspd::LevelError e = vkspd::compareLevel(
+                        c.color, gpu[l].data() + levelBytes(pyramid, l) * layer, ref[l], 0.0);
+                    EXPECT_EQ(e.overTolerance, 0u) << dfi.name << " -> " << cfi.name << " " << w << "x" << hgt
+                                                   << " layer " << layer << " level " << l << ": worst " << e.worst;
+                }
+            }
+            h->destroyImage(depth);
+            h->destroyImage(pyramid);
+            vkspd::forgetImage(h->context, depth.image);
+            vkspd::forgetImage(h->context, pyramid.image);
+        }
+    }
+}
+
+TEST_F(GpuTest, SourceImageMisuseIsRejected) {
+    TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, 16, 16, 1,
+                                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, 16, 16, 5, kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(pyramid);
+    info.reduction = vkspd::Reduction::Max;
+    info.source.image = depth.image;
+    info.source.format = VK_FORMAT_D32_SFLOAT;
+    info.source.extent = {16, 16};
+    info.source.before = info.source.after = {VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                              VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
+    auto expectError = [&](const vkspd::MipGenInfo& bad, const char* needle) {
+        vkspd::DispatchDescription d;
+        vkspd::Result r = vkspd::describeDispatch(h->context, bad, &d);
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find(needle), std::string::npos) << r.message;
+    };
+    vkspd::MipGenInfo bad = info;
+    bad.source.extent = {16, 8};
+    expectError(bad, "source.extent 16x8");
+    bad = info;
+    bad.levelCount = 1;
+    expectError(bad, "at least 2 levels");
+    bad = info;
+    bad.source.before.layout = VK_IMAGE_LAYOUT_UNDEFINED;
+    expectError(bad, "source.before.layout");
+    bad = info;
+    bad.reduction = vkspd::Reduction::MinMax;  // R32_SFLOAT has one channel
+    expectError(bad, "two channels");
+    bad = info;
+    bad.source.format = VK_FORMAT_R8G8B8A8_UNORM;  // four channels into a one-channel pyramid
+    expectError(bad, "channels");
+    vkspd::DispatchDescription d;
+    EXPECT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    h->destroyImage(depth);
+    h->destroyImage(pyramid);
+}
+
+namespace {
+
+// Average of R, G, B and the maximum of alpha: "premultiplied coverage" style.
+const char* kMaxAlphaGlsl = R"(
+vec4 vkspdIdentity() { return vec4(0.0, 0.0, 0.0, -1.0 / 0.0); }
+vec4 vkspdAccumulate(vec4 acc, vec4 v, float w) { return vec4(acc.rgb + w * v.rgb, max(acc.a, v.a)); }
+vec4 vkspdCombine(vec4 a, vec4 b) { return vec4(a.rgb + b.rgb, max(a.a, b.a)); }
+)";
+
+void cpuIdentity(double acc[4]) {
+    acc[0] = acc[1] = acc[2] = 0.0;
+    acc[3] = -INFINITY;
+}
+void cpuAccumulate(double acc[4], const double v[4], double w) {
+    for (int k = 0; k < 3; ++k) acc[k] += w * v[k];
+    acc[3] = std::max(acc[3], v[3]);
+}
+
+}  // namespace
+
+TEST_F(GpuTest, CustomReductionMatchesItsCpuTwin) {
+    vkspd::CustomReduction custom = nullptr;
+    vkspd::Result r = vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &custom);
+    ASSERT_TRUE(r.ok()) << r.message;
+    // The same text is compiled once: a second handle is the same reduction.
+    vkspd::CustomReduction again = nullptr;
+    ASSERT_TRUE(vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &again).ok());
+    EXPECT_EQ(again, custom);
+    vkspd::destroyCustomReduction(h->context, again);
+
+    vkspd::CpuReduction cpu;
+    cpu.identity = cpuIdentity;
+    cpu.accumulate = cpuAccumulate;
+    vkspd::ReferenceOptions o;
+    o.reduction = vkspd::Reduction::Custom;
+    o.custom = &cpu;
+    for (VkFormat format : {VK_FORMAT_R32G32B32A32_SFLOAT}) {
+        for (const auto& s : kSizes) {
+            TestImage img = h->createImage(format, s[0], s[1], vkspd::fullMipCount(s[0], s[1]), kChainUsage);
+            for (int quad = 0; quad < (h->quad ? 2 : 1); ++quad) {
+                vkspd::MipGenInfo info = chainInfo(img);
+                info.reduction = vkspd::Reduction::Custom;
+                info.customReduction = custom;
+                info.subgroupPath = quad ? vkspd::SubgroupPath::Quad : vkspd::SubgroupPath::LdsOnly;
+                vkspd::DispatchDescription d;
+                auto gpu = runChain(h, img, info, s[0] + 3 * s[1], &d);
+                EXPECT_FALSE(d.fp16) << "custom reductions run in FP32";
+                expectChainMatches(img, gpu, 0, img.levels, 0, 1, vkspd::toleranceFor(format, false),
+                                   quad ? "custom quad" : "custom lds", o);
+            }
+            h->destroyImage(img);
+            vkspd::forgetImage(h->context, img.image);
+        }
+    }
+    vkspd::destroyCustomReduction(h->context, custom);
+}
+
+TEST_F(GpuTest, CustomReductionCompileErrorCarriesTheCompilerMessage) {
+    vkspd::CustomReduction custom = nullptr;
+    vkspd::Result r = vkspd::createCustomReduction(h->context, "vec4 vkspdIdentity() { return nope; }", &custom);
+    EXPECT_FALSE(r.ok());
+    EXPECT_EQ(custom, nullptr);
+    EXPECT_NE(r.message.find("does not compile"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("nope"), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("vkspd_custom_reduction.glsl"), std::string::npos) << r.message;
+    // Custom without a reduction is refused before anything is recorded.
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 8, 8, 4, kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.reduction = vkspd::Reduction::Custom;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_FALSE(g.ok());
+        EXPECT_NE(g.message.find("customReduction"), std::string::npos) << g.message;
+    });
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}
+
+// --- Capability query and fallbacks ------------------------------------------------------------
+
+TEST_F(GpuTest, CapabilityQueryNamesThePathAndWhy) {
+    auto ask = [&](VkFormat f, VkImageUsageFlags usage, VkImageCreateFlags flags,
+                   vkspd::Reduction reduction = vkspd::Reduction::Average) {
+        vkspd::CapabilityQuery q;
+        q.format = f;
+        q.usage = usage;
+        q.createFlags = flags;
+        q.reduction = reduction;
+        vkspd::Capability cap;
+        EXPECT_TRUE(vkspd::queryCapability(h->context, q, &cap).ok());
+        return cap;
+    };
+    const VkImageUsageFlags sampled = VK_IMAGE_USAGE_SAMPLED_BIT;
+    const VkImageUsageFlags transfer = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    vkspd::Capability c = ask(VK_FORMAT_R8G8B8A8_UNORM, sampled | VK_IMAGE_USAGE_STORAGE_BIT, 0);
+    EXPECT_EQ(c.path, vkspd::Path::SinglePass) << c.reason;
+    c = ask(VK_FORMAT_R8G8B8A8_SRGB, sampled | VK_IMAGE_USAGE_STORAGE_BIT, VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT);
+    EXPECT_EQ(c.path, vkspd::Path::SinglePass) << c.reason;
+    EXPECT_EQ(c.storageFormat, VK_FORMAT_R8G8B8A8_UNORM);
+    c = ask(VK_FORMAT_R8G8B8A8_SRGB, sampled | VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0);
+    EXPECT_EQ(c.path, vkspd::Path::RenderPass) << c.reason;
+    EXPECT_NE(c.reason.find("MUTABLE_FORMAT"), std::string::npos) << c.reason;
+    c = ask(VK_FORMAT_R8G8B8A8_UNORM, sampled | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, 0);
+    EXPECT_EQ(c.path, vkspd::Path::RenderPass) << c.reason;
+    EXPECT_NE(c.reason.find("VK_IMAGE_USAGE_STORAGE_BIT"), std::string::npos) << c.reason;
+    EXPECT_FALSE(c.exact);
+    c = ask(VK_FORMAT_R8G8B8A8_UNORM, transfer, 0);
+    EXPECT_EQ(c.path, vkspd::Path::BlitChain) << c.reason;
+    EXPECT_NE(c.reason.find("approximate"), std::string::npos) << c.reason;
+    c = ask(VK_FORMAT_R32_SFLOAT, transfer, 0, vkspd::Reduction::Max);
+    EXPECT_EQ(c.path, vkspd::Path::None) << c.reason;
+    EXPECT_NE(c.reason.find("a blit can only average"), std::string::npos) << c.reason;
+    c = ask(VK_FORMAT_R8G8B8A8_UNORM, sampled, 0);
+    EXPECT_EQ(c.path, vkspd::Path::None);
+    for (const char* flag : {"VK_IMAGE_USAGE_STORAGE_BIT", "VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT",
+                             "VK_IMAGE_USAGE_TRANSFER_SRC_BIT"})
+        EXPECT_NE(c.reason.find(flag), std::string::npos) << flag << " in: " << c.reason;
+    c = ask(VK_FORMAT_R32_SFLOAT, sampled | VK_IMAGE_USAGE_STORAGE_BIT, 0, vkspd::Reduction::MinMax);
+    EXPECT_EQ(c.path, vkspd::Path::None);
+    EXPECT_NE(c.reason.find("two channels"), std::string::npos) << c.reason;
+    c = ask(VK_FORMAT_D32_SFLOAT, sampled, 0);
+    EXPECT_EQ(c.path, vkspd::Path::None);
+    EXPECT_NE(c.reason.find("SourceImage"), std::string::npos) << c.reason;
+    EXPECT_FALSE(vkspd::queryCapability(nullptr, vkspd::CapabilityQuery{}, &c).ok());
+
+    // generateMips refuses an image with no path, naming the flags, and records nothing.
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 8, 8, 4, sampled | transfer);
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.usage = sampled;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find("VK_IMAGE_USAGE_STORAGE_BIT"), std::string::npos) << r.message;
+    });
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}
+
+TEST_F(GpuTest, RenderPassFallbackUsesTheExactFilter) {
+    const VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    struct Case {
+        VkFormat format;
+        vkspd::Reduction reduction;
+    };
+    const Case cases[] = {{VK_FORMAT_R8G8B8A8_UNORM, vkspd::Reduction::Average},
+                          {VK_FORMAT_R8G8B8A8_SRGB, vkspd::Reduction::Average},
+                          {VK_FORMAT_R16G16B16A16_SFLOAT, vkspd::Reduction::Average},
+                          {VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min},
+                          {VK_FORMAT_R32G32_SFLOAT, vkspd::Reduction::MinMax}};
+    for (const Case& c : cases) {
+        for (const auto& s : kSizes) {
+            TestImage img = h->createImage(c.format, s[0], s[1], vkspd::fullMipCount(s[0], s[1]), usage, 2);
+            vkspd::MipGenInfo info = chainInfo(img);
+            info.usage = usage;
+            info.reduction = c.reduction;
+            vkspd::DispatchDescription d;
+            auto gpu = runChain(h, img, info, s[0] * 5 + s[1], &d);
+            EXPECT_EQ(d.path, vkspd::Path::RenderPass);
+            // Each level is made from the stored level above: compare with a reference rounded the
+            // same way. A GPU may round a value halfway between two codes (or convert sRGB) the
+            // other way, and the next level starts from that, so the difference may grow by the
+            // format's tolerance per level (the bench's rule for a dispatch per level). Min and
+            // MinMax take no rounding: bit-exact.
+            vkspd::ReferenceOptions o;
+            o.reduction = c.reduction;
+            o.roundEachLevelTo = c.format;
+            const double tol = c.reduction == vkspd::Reduction::Average
+                                   ? vkspd::toleranceFor(c.format, false) * double(std::max(1u, img.levels - 1))
+                                   : 0.0;
+            const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, 2, tol, "render pass", o);
+            std::printf("[ worst    ] render pass %u %ux%u: %g (tolerance %g)\n", unsigned(c.format), s[0], s[1],
+                        worst, tol);
+            h->destroyImage(img);
+            vkspd::forgetImage(h->context, img.image);
+        }
+    }
+}
+
+TEST_F(GpuTest, BlitFallbackFollowsTheRoundedChainAndKeepsSolidColours) {
+    const VkImageUsageFlags usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    for (const auto& s : {std::array<uint32_t, 2>{64, 32}, std::array<uint32_t, 2>{16, 1}}) {
+        TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, s[0], s[1], vkspd::fullMipCount(s[0], s[1]), usage);
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.usage = usage;
+        vkspd::DispatchDescription d;
+        auto gpu = runChain(h, img, info, s[0], &d);
+        EXPECT_EQ(d.path, vkspd::Path::BlitChain);
+        vkspd::ReferenceOptions o;
+        o.roundEachLevelTo = VK_FORMAT_R8G8B8A8_UNORM;
+        const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, 1, double(img.levels - 1), "blit", o);
+        std::printf("[ worst    ] blit %ux%u: %g (tolerance %u)\n", s[0], s[1], worst, img.levels - 1);
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+    }
+    // Odd sizes are approximate (documented), but a solid colour stays solid.
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 63, 5, 6, usage);
+    std::vector<uint8_t> solid(63 * 5 * 4);
+    for (size_t i = 0; i < solid.size(); ++i) solid[i] = uint8_t(40 + 50 * (i % 4));
+    h->upload(img, solid.data());
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.usage = usage;
+    h->submit([&](VkCommandBuffer cmd) { ASSERT_TRUE(vkspd::generateMips(h->context, cmd, info).ok()); });
+    auto gpu = h->readLevels(img);
+    for (uint32_t l = 1; l < 6; ++l)
+        for (size_t i = 0; i < gpu[l].size(); ++i) ASSERT_EQ(gpu[l][i], uint8_t(40 + 50 * (i % 4))) << "level " << l;
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}
