@@ -2,7 +2,7 @@
 # Correctness (and warm-cache timings) on a real GPU, from binaries built here and carried over.
 # Usage on the device machine, from the repository root:
 #   sh bench/gpu_check.sh BIN_DIR OUT_DIR
-# BIN_DIR holds vkspd_gpu_tests, vkspd_unit_tests and vkspd-sample (Release builds).
+# BIN_DIR holds vkspd_gpu_tests, vkspd_unit_tests and vkspd (the CLI; Release builds).
 BIN=${1:-.gpu}
 OUT=${2:-gpu-out}
 mkdir -p "$OUT"
@@ -17,9 +17,9 @@ echo "gpu tests exit $?: $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/gpu_tests.lo
 echo "unit tests exit $?"
 # Every level of large chains against the CPU reference, then warm timings of each variant.
 for size in 8192x8192 16384x16384 20000x20000 32768x1024 4096x4096 4095x4095 3840x2160 1920x1080; do
-    for opt in "" "--fp32" "--lds"; do
+    for opt in "" "--fp32" "--path lds"; do
         echo "== $size $opt"
-        "$BIN/vkspd-sample" --random "$size" --no-write --bench 30 $opt 2>&1 |
+        "$BIN/vkspd" --random "$size" --linear --no-write --verify --bench 30 $opt 2>&1 |
             grep -E "groups|reference|bench|error|OUT OF"
     done
 done > "$OUT/samples.txt" 2>&1

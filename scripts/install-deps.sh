@@ -1,10 +1,12 @@
 #!/bin/sh
 # Installs what vkspd needs to build and test on Debian 12, skipping what is already there.
-# Everything comes from Debian's own packages (SPEC section 8).
+# Everything comes from Debian's own packages (SPEC section 8). clang-14 and libclang-rt-14-dev
+# (libFuzzer) build the image loader's fuzz target that the test suite runs for 30 seconds.
 set -e
 PACKAGES="build-essential cmake ninja-build pkg-config python3
 libvulkan-dev libvulkan-volk-dev libshaderc-dev glslang-dev spirv-tools glslc vulkan-validationlayers
-mesa-vulkan-drivers libgtest-dev libstb-dev"
+mesa-vulkan-drivers libgtest-dev libstb-dev
+clang-14 libclang-rt-14-dev"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

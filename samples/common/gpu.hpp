@@ -1,18 +1,24 @@
-// Vulkan device setup shared by the sample and the benchmark (not part of the library): picks a
+// Vulkan device setup shared by the sample CLI and the benchmark (not part of the library): picks a
 // device (first discrete GPU, else any GPU, else the CPU implementation), enables what vkspd
-// needs and creates one queue. Failures print one line and exit with kGpuExitCode.
+// needs and creates one queue. Setup failures print one line and exit with kGpuExitCode (a bad
+// device choice with exit code 2); per-image work uses the non-exiting helpers (tryAllocate).
 #pragma once
 
 #include <vkspd/vkspd.hpp>
 
+#include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace vkspd_tools {
 
 constexpr int kGpuExitCode = 4;
+constexpr int kUsageExitCode = 2;
 
 #define CHECK_VK(call)                                                                    \
     do {                                                                                  \
@@ -25,12 +31,15 @@ constexpr int kGpuExitCode = 4;
 
 struct Gpu {
     VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;  // With GpuOptions::validation.
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     VkQueue queue = VK_NULL_HANDLE;
     uint32_t family = 0;
     bool fp16 = false, sync2 = false;
     bool pipelineStatistics = false;  // VK_KHR_pipeline_executable_properties enabled
+    uint32_t index = 0;                // Position in vkEnumeratePhysicalDevices' list.
+    uint32_t timestampValidBits = 0;   // Of the queue family (0: no timestamps).
     VkPhysicalDeviceProperties properties{};
 };
 
@@ -44,48 +53,195 @@ inline int deviceRank(VkPhysicalDeviceType t) {
     }
 }
 
-// `pipelineStatistics`: also enable VK_KHR_pipeline_executable_properties where the device has it
-// (Gpu::pipelineStatistics says whether it did).
-inline Gpu openGpu(int requested, bool pipelineStatistics = false) {
-    Gpu g;
-    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-    app.pApplicationName = "vkspd-sample";
-    app.apiVersion = VK_API_VERSION_1_3;
-    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ici.pApplicationInfo = &app;
-    CHECK_VK(vkCreateInstance(&ici, nullptr, &g.instance));
+// How to open a device.
+struct GpuOptions {
+    int index = -1;           // Device index (as --list-devices shows it); -1: the default choice.
+    std::string name;         // Else, when not empty: the first device whose name contains this
+                              // text (case-insensitive).
+    bool pipelineStatistics = false;  // Also enable VK_KHR_pipeline_executable_properties where
+                                      // present (Gpu::pipelineStatistics says whether it did).
+    bool validation = false;  // Khronos validation layer with synchronization validation; every
+                              // message is printed as "vkspd: validation: ..." and counted.
+};
+
+// Validation messages printed so far (GpuOptions::validation).
+inline std::atomic<unsigned>& validationMessageCount() {
+    static std::atomic<unsigned> count{0};
+    return count;
+}
+
+inline VKAPI_ATTR VkBool32 VKAPI_CALL onValidationMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                          VkDebugUtilsMessageTypeFlagsEXT,
+                                                          const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                          void*) {
+    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
+    ++validationMessageCount();
+    std::fprintf(stderr, "vkspd: validation: %s\n", data && data->pMessage ? data->pMessage : "(no text)");
+    return VK_FALSE;
+}
+
+inline bool hasInstanceLayer(const char* name) {
     uint32_t n = 0;
-    vkEnumeratePhysicalDevices(g.instance, &n, nullptr);
-    std::vector<VkPhysicalDevice> devices(n);
-    vkEnumeratePhysicalDevices(g.instance, &n, devices.data());
-    if (n == 0) {
-        std::fprintf(stderr, "vkspd: no Vulkan device (install mesa-vulkan-drivers for lavapipe)\n");
+    vkEnumerateInstanceLayerProperties(&n, nullptr);
+    std::vector<VkLayerProperties> layers(n);
+    vkEnumerateInstanceLayerProperties(&n, layers.data());
+    for (const VkLayerProperties& l : layers)
+        if (std::strcmp(l.layerName, name) == 0) return true;
+    return false;
+}
+
+// A Vulkan 1.3 instance, with the validation layer and a messenger when `validation` is set
+// (returned in *messenger; destroy it with destroyInstance).
+inline VkInstance createInstance(bool validation, VkDebugUtilsMessengerEXT* messengerOut = nullptr) {
+    const char* layer = "VK_LAYER_KHRONOS_validation";
+    if (validation && !hasInstanceLayer(layer)) {
+        std::fprintf(stderr, "vkspd: validation requested but %s is not installed "
+                             "(apt-get install vulkan-validationlayers)\n", layer);
         std::exit(kGpuExitCode);
     }
-    if (requested >= 0) {
-        if (uint32_t(requested) >= n) {
-            std::fprintf(stderr, "vkspd: --device %d: only %u device(s)\n", requested, n);
-            std::exit(2);
-        }
-        g.physical = devices[size_t(requested)];
-    } else {
-        int best = 99;
-        for (VkPhysicalDevice d : devices) {
-            VkPhysicalDeviceProperties p;
-            vkGetPhysicalDeviceProperties(d, &p);
-            if (deviceRank(p.deviceType) < best) best = deviceRank(p.deviceType), g.physical = d;
-        }
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "vkspd";
+    app.apiVersion = VK_API_VERSION_1_3;
+    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.pfnUserCallback = onValidationMessage;
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.pNext = &messenger;  // also reports messages from instance creation and destruction
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+    const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkInstanceCreateInfo ici{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    ici.pApplicationInfo = &app;
+    if (validation) {
+        ici.pNext = &features;
+        ici.enabledLayerCount = 1;
+        ici.ppEnabledLayerNames = &layer;
+        ici.enabledExtensionCount = 1;
+        ici.ppEnabledExtensionNames = &extension;
     }
+    VkInstance instance = VK_NULL_HANDLE;
+    CHECK_VK(vkCreateInstance(&ici, nullptr, &instance));
+    if (validation) {
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT"));
+        VkDebugUtilsMessengerEXT m = VK_NULL_HANDLE;
+        if (!create || create(instance, &messenger, nullptr, &m) != VK_SUCCESS) {
+            std::fprintf(stderr, "vkspd: cannot create the validation messenger\n");
+            std::exit(kGpuExitCode);
+        }
+        if (messengerOut) *messengerOut = m;
+    }
+    return instance;
+}
+
+// Destroys `instance` and its messenger (either may be null).
+inline void destroyInstance(VkInstance instance, VkDebugUtilsMessengerEXT messenger) {
+    if (!instance) return;
+    if (messenger) {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance, "vkDestroyDebugUtilsMessengerEXT"));
+        if (destroy) destroy(instance, messenger, nullptr);
+    }
+    vkDestroyInstance(instance, nullptr);
+}
+
+inline std::vector<VkPhysicalDevice> physicalDevices(VkInstance instance) {
+    uint32_t n = 0;
+    vkEnumeratePhysicalDevices(instance, &n, nullptr);
+    std::vector<VkPhysicalDevice> devices(n);
+    vkEnumeratePhysicalDevices(instance, &n, devices.data());
+    devices.resize(n);
+    return devices;
+}
+
+inline const char* deviceTypeName(VkPhysicalDeviceType t) {
+    switch (t) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual GPU";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "CPU";
+    default: return "other";
+    }
+}
+
+// The default device: the first discrete GPU, else the first integrated or virtual GPU, else the
+// first other device (lavapipe is a CPU device). -1 for an empty list.
+inline int defaultDeviceIndex(const std::vector<VkPhysicalDevice>& devices) {
+    int best = -1, bestRank = 99;
+    for (size_t i = 0; i < devices.size(); ++i) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(devices[i], &p);
+        if (deviceRank(p.deviceType) < bestRank) bestRank = deviceRank(p.deviceType), best = int(i);
+    }
+    return best;
+}
+
+// Index of the device `options` asks for, or -1 with `error` saying why.
+inline int chooseDevice(const std::vector<VkPhysicalDevice>& devices, const GpuOptions& options,
+                        std::string* error) {
+    if (devices.empty()) {
+        *error = "no Vulkan device (install mesa-vulkan-drivers for lavapipe)";
+        return -1;
+    }
+    if (options.index >= 0) {
+        if (size_t(options.index) < devices.size()) return options.index;
+        *error = "--device " + std::to_string(options.index) + ": there are only " +
+                 std::to_string(devices.size()) + " device(s) (see --list-devices)";
+        return -1;
+    }
+    if (!options.name.empty()) {
+        auto lower = [](std::string t) {
+            for (char& ch : t) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+            return t;
+        };
+        for (size_t i = 0; i < devices.size(); ++i) {
+            VkPhysicalDeviceProperties p;
+            vkGetPhysicalDeviceProperties(devices[i], &p);
+            if (lower(p.deviceName).find(lower(options.name)) != std::string::npos) return int(i);
+        }
+        *error = "--device " + options.name + ": no device name contains it (see --list-devices)";
+        return -1;
+    }
+    return defaultDeviceIndex(devices);
+}
+
+inline Gpu openGpu(const GpuOptions& options) {
+    Gpu g;
+    g.instance = createInstance(options.validation, &g.messenger);
+    const std::vector<VkPhysicalDevice> devices = physicalDevices(g.instance);
+    std::string error;
+    const int chosen = chooseDevice(devices, options, &error);
+    if (chosen < 0) {
+        std::fprintf(stderr, "vkspd: %s\n", error.c_str());
+        std::exit(devices.empty() ? kGpuExitCode : kUsageExitCode);
+    }
+    g.physical = devices[size_t(chosen)];
+    g.index = uint32_t(chosen);
+    const bool pipelineStatistics = options.pipelineStatistics;
     vkGetPhysicalDeviceProperties(g.physical, &g.properties);
     uint32_t qn = 0;
     vkGetPhysicalDeviceQueueFamilyProperties(g.physical, &qn, nullptr);
     std::vector<VkQueueFamilyProperties> qf(qn);
     vkGetPhysicalDeviceQueueFamilyProperties(g.physical, &qn, qf.data());
-    for (uint32_t i = 0; i < qn; ++i)
-        if (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+    // A graphics and compute family where there is one (the library's fallback paths need
+    // graphics), else the first compute family.
+    g.family = UINT32_MAX;
+    for (uint32_t i = 0; i < qn && g.family == UINT32_MAX; ++i)
+        if ((qf[i].queueFlags & (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT)) ==
+            (VK_QUEUE_COMPUTE_BIT | VK_QUEUE_GRAPHICS_BIT))
             g.family = i;
-            break;
-        }
+    for (uint32_t i = 0; i < qn && g.family == UINT32_MAX; ++i)
+        if (qf[i].queueFlags & VK_QUEUE_COMPUTE_BIT) g.family = i;
+    if (g.family == UINT32_MAX) {
+        std::fprintf(stderr, "vkspd: %s has no compute queue\n", g.properties.deviceName);
+        std::exit(kGpuExitCode);
+    }
+    g.timestampValidBits = qf[g.family].timestampValidBits;
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     const bool v13 = g.properties.apiVersion >= VK_API_VERSION_1_3;
@@ -140,6 +296,14 @@ inline Gpu openGpu(int requested, bool pipelineStatistics = false) {
     return g;
 }
 
+// The device at index `requested` (-1: the default choice), as the benchmark tools open it.
+inline Gpu openGpu(int requested, bool pipelineStatistics = false) {
+    GpuOptions options;
+    options.index = requested;
+    options.pipelineStatistics = pipelineStatistics;
+    return openGpu(options);
+}
+
 inline uint32_t memoryType(const Gpu& g, uint32_t bits, VkMemoryPropertyFlags flags) {
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(g.physical, &mp);
@@ -147,6 +311,24 @@ inline uint32_t memoryType(const Gpu& g, uint32_t bits, VkMemoryPropertyFlags fl
         if ((bits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & flags) == flags) return i;
     std::fprintf(stderr, "vkspd: no suitable memory type\n");
     std::exit(kGpuExitCode);
+}
+
+// Like allocate, but returns the failure (VK_ERROR_OUT_OF_DEVICE_MEMORY where no memory type fits)
+// instead of exiting; *memory is null on failure.
+inline VkResult tryAllocate(const Gpu& g, VkMemoryRequirements req, VkMemoryPropertyFlags flags,
+                            VkDeviceMemory* memory) {
+    *memory = VK_NULL_HANDLE;
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(g.physical, &mp);
+    for (uint32_t i = 0; i < mp.memoryTypeCount; ++i) {
+        if ((req.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & flags) == flags) {
+            VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+            ai.allocationSize = req.size;
+            ai.memoryTypeIndex = i;
+            return vkAllocateMemory(g.device, &ai, nullptr, memory);
+        }
+    }
+    return VK_ERROR_OUT_OF_DEVICE_MEMORY;
 }
 
 inline VkDeviceMemory allocate(const Gpu& g, VkMemoryRequirements req, VkMemoryPropertyFlags flags) {
@@ -180,6 +362,15 @@ inline vkspd::Context createContext(const Gpu& g) {
         std::exit(kGpuExitCode);
     }
     return context;
+}
+
+// Destroys the device and the instance of `g` (the caller destroys what it made first).
+inline void closeGpu(Gpu& g) {
+    if (g.device) vkDestroyDevice(g.device, nullptr);
+    destroyInstance(g.instance, g.messenger);
+    g.device = VK_NULL_HANDLE;
+    g.instance = VK_NULL_HANDLE;
+    g.messenger = VK_NULL_HANDLE;
 }
 
 // A barrier for every level of layer 0 of `image`.

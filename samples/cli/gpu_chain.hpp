@@ -1,0 +1,50 @@
+// Running one chain on the device: upload level 0, generate every level in one generateMips
+// call, read the whole chain back, and optionally time repeated dispatches.
+#pragma once
+
+#include "../common/gpu.hpp"
+
+#include <vkspd/vkspd.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vkspd_cli {
+
+struct ChainRequest {
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    uint32_t width = 0, height = 0;
+    const std::vector<uint8_t>* level0 = nullptr;  // width * height texels of `format`.
+    vkspd::Reduction reduction = vkspd::Reduction::Average;
+    vkspd::Precision precision = vkspd::Precision::Auto;
+    vkspd::SubgroupPath subgroupPath = vkspd::SubgroupPath::Auto;
+    uint32_t benchRuns = 0;  // Timed dispatches after kBenchWarmup untimed ones; 0: no timing.
+};
+
+constexpr uint32_t kBenchWarmup = 5;
+
+struct BenchResult {
+    uint32_t runs = 0;
+    double medianUs = 0, minUs = 0;
+    double gbPerSecond = 0;  // (level 0 read + levels 1.. written) / median.
+};
+
+struct ChainResult {
+    uint32_t levels = 0;
+    std::vector<size_t> offsets;  // Of each level in `bytes`, tightly packed.
+    std::vector<uint8_t> bytes;   // The whole chain as read back, level 0 first.
+    vkspd::DispatchDescription dispatch;
+    VkImageUsageFlags usage = 0;        // What the image was created with.
+    VkImageCreateFlags createFlags = 0;
+    double gpuMs = 0;                   // Wall time of the submission (upload, dispatch, readback).
+    BenchResult bench;
+    std::string benchNote;              // Why --bench did not run, if it did not.
+};
+
+// Runs `request` on `gpu`. On failure returns false with `reason` set (one line) and `exitCode`
+// set: kExitBadInput where the image is too large for the format on this device, else kExitVulkan.
+bool runChain(const vkspd_tools::Gpu& gpu, vkspd::Context context, const ChainRequest& request,
+              ChainResult* result, std::string* reason, int* exitCode);
+
+}  // namespace vkspd_cli

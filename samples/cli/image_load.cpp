@@ -1,0 +1,252 @@
+#include "image_load.hpp"
+
+#include <stb/stb_image.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace vkspd_cli {
+
+void clearStbFailureReason();  // stb_impl.cpp
+
+namespace {
+
+// The file as stb_image callbacks, which tell a truncated file from a complete one: stb's own
+// memory reader returns zeros past the end, so most of its decoders accept a file cut short.
+struct Reader {
+    const uint8_t* data;
+    size_t size;
+    size_t position = 0;
+    bool wantedMore = false;  // The decoder asked for bytes after the last one.
+
+    stbi_io_callbacks callbacks() {
+        stbi_io_callbacks c;
+        c.read = [](void* user, char* out, int n) -> int {
+            auto* r = static_cast<Reader*>(user);
+            const size_t left = r->size - r->position;
+            if (n > 0 && left == 0) r->wantedMore = true;
+            const size_t take = n < 0 ? 0 : std::min(left, size_t(n));
+            std::memcpy(out, r->data + r->position, take);
+            r->position += take;
+            return int(take);
+        };
+        c.skip = [](void* user, int n) {
+            auto* r = static_cast<Reader*>(user);
+            if (n < 0) {
+                r->position -= std::min(r->position, size_t(-int64_t(n)));
+            } else if (size_t(n) > r->size - r->position) {
+                r->wantedMore = true;
+                r->position = r->size;
+            } else {
+                r->position += size_t(n);
+            }
+        };
+        c.eof = [](void* user) -> int {
+            auto* r = static_cast<Reader*>(user);
+            return r->position >= r->size;
+        };
+        return c;
+    }
+    // Starts again from the first byte (every stb call reads the file from its start).
+    stbi_io_callbacks restart() {
+        position = 0;
+        wantedMore = false;
+        return callbacks();
+    }
+};
+
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+struct StbFree {
+    void operator()(void* p) const { stbi_image_free(p); }
+};
+
+// Where a JPEG's segments start (after SOI), or 0 if the file is not one. stb, like the JPEG
+// standard, allows fill bytes (0xFF) before a marker, so "FF FF D8" is a JPEG too.
+size_t jpegStart(const uint8_t* d, size_t n) {
+    size_t p = 0;
+    if (n < 2 || d[0] != 0xFF) return 0;
+    while (p < n && d[p] == 0xFF) ++p;
+    return p < n && d[p] == 0xD8 ? p + 1 : 0;
+}
+
+// The image type from the first bytes, for messages ("corrupt PNG" reads better than stb's
+// generic text); empty when not recognised.
+std::string typeOf(const uint8_t* d, size_t n) {
+    auto starts = [&](const char* magic, size_t len) { return n >= len && std::memcmp(d, magic, len) == 0; };
+    if (starts("\x89PNG\r\n\x1a\n", 8)) return "PNG";
+    if (jpegStart(d, n)) return "JPEG";
+    if (starts("BM", 2)) return "BMP";
+    if (starts("GIF8", 4)) return "GIF";
+    if (starts("8BPS", 4)) return "PSD";
+    if (starts("#?RADIANCE", 10) || starts("#?RGBE", 6)) return "Radiance HDR";
+    return "";
+}
+
+// stb's reason for its last failure, unless it is one its format detection leaves behind
+// ("Not a PNG" after a JPEG failed, say), which would mislead.
+std::string stbReason() {
+    const char* why = stbi_failure_reason();
+    if (!why || !*why || std::strncmp(why, "Not a ", 6) == 0 || std::strstr(why, "not of any known type")) return "";
+    return why;
+}
+
+// Debian 12's stb_image (2022-09-08) builds a JPEG Huffman table from the 16 code counts of a DHT
+// segment without checking that they add up to at most 256 symbols, and so writes past its
+// 257-entry arrays on a hostile file (found by tests/fuzz). This walks the JPEG's segments and
+// refuses such a table before stb sees it. Returns false with `reason` set.
+bool checkJpegHuffmanTables(const uint8_t* d, size_t n, std::string* reason) {
+    size_t p = jpegStart(d, n);
+    while (p + 4 <= n) {
+        if (d[p] != 0xFF) {
+            ++p;  // entropy-coded data (or garbage stb will refuse): look for the next marker
+            continue;
+        }
+        const uint8_t marker = d[p + 1];
+        if (marker == 0xFF || marker == 0x00 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
+            p += marker == 0xFF ? 1 : 2;  // fill byte, stuffed zero, restart marker, TEM
+            continue;
+        }
+        if (marker == 0xD9) break;  // EOI
+        const size_t length = size_t(d[p + 2]) << 8 | d[p + 3];
+        if (length < 2) break;  // stb refuses it
+        if (marker == 0xC4) {
+            // As stb reads it: tables while the declared length is not used up, even when the
+            // last one runs past the segment; counts past the end of the file read as 0.
+            long left = long(length) - 2;
+            for (size_t t = p + 4; left > 0;) {
+                size_t symbols = 0;
+                for (size_t i = 0; i < 16 && t + 1 + i < n; ++i) symbols += d[t + 1 + i];
+                if (symbols > 256) {
+                    *reason = "corrupt JPEG: a Huffman table of " + std::to_string(symbols) + " symbols (at most 256)";
+                    return false;
+                }
+                left -= long(17 + symbols);
+                t += 17 + symbols;
+            }
+        }
+        p += 2 + length;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason) {
+    bytes->clear();
+    std::unique_ptr<std::FILE, FileCloser> owned;
+    std::FILE* f = stdin;
+    if (path != "-") {
+        owned.reset(std::fopen(path.c_str(), "rb"));
+        if (!owned) {
+            *reason = std::strerror(errno);
+            return false;
+        }
+        f = owned.get();
+    }
+    uint8_t chunk[1 << 16];
+    for (;;) {
+        const size_t got = std::fread(chunk, 1, sizeof chunk, f);
+        bytes->insert(bytes->end(), chunk, chunk + got);
+        if (bytes->size() > size_t(INT_MAX)) {
+            *reason = "file too large for the image decoder (over 2 GiB)";
+            return false;
+        }
+        if (got < sizeof chunk) break;
+    }
+    if (std::ferror(f)) {
+        // Reading a folder fails here with EISDIR on Linux.
+        *reason = errno ? std::strerror(errno) : "read error";
+        return false;
+    }
+    return true;
+}
+
+bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, LoadedImage* image,
+               std::string* reason) {
+    *image = LoadedImage{};
+    if (size == 0) {
+        *reason = "empty file";
+        return false;
+    }
+    if (size > size_t(INT_MAX)) {
+        *reason = "file too large for the image decoder (over 2 GiB)";
+        return false;
+    }
+    const std::string type = typeOf(data, size);
+    const std::string what = type.empty() ? "image" : type;
+    if (type == "JPEG" && !checkJpegHuffmanTables(data, size, reason)) return false;
+    Reader reader{data, size};
+    stbi_io_callbacks io = reader.restart();
+    int w = 0, h = 0, comp = 0;
+    clearStbFailureReason();
+    if (!stbi_info_from_callbacks(&io, &reader, &w, &h, &comp)) {
+        const std::string why = stbReason();
+        if (type.empty())
+            *reason = "not an image of a supported type (PNG, JPEG, TGA, BMP, PSD, GIF, HDR)";
+        else
+            *reason = "corrupt or unsupported " + what + " header" + (why.empty() ? "" : " (" + why + ")");
+        return false;
+    }
+    if (w <= 0 || h <= 0) {
+        *reason = what + " of zero size (" + std::to_string(w) + "x" + std::to_string(h) + ")";
+        return false;
+    }
+    if (uint32_t(w) > limits.maxDimension || uint32_t(h) > limits.maxDimension) {
+        *reason = std::to_string(w) + "x" + std::to_string(h) + " exceeds this device's maxImageDimension2D (" +
+                  std::to_string(limits.maxDimension) + ")";
+        return false;
+    }
+    io = reader.restart();
+    const bool hdr = stbi_is_hdr_from_callbacks(&io, &reader) != 0;
+    io = reader.restart();
+    const bool wide = !hdr && stbi_is_16_bit_from_callbacks(&io, &reader) != 0;
+    const SampleType sampleType = hdr ? SampleType::F32 : wide ? SampleType::U16 : SampleType::U8;
+    const uint64_t texels = uint64_t(w) * uint64_t(h);
+    const uint64_t decodedBytes = texels * 4 * (bitsOf(sampleType) / 8);
+    if (decodedBytes > limits.maxDecodedBytes) {
+        *reason = std::to_string(w) + "x" + std::to_string(h) + " needs " + std::to_string(decodedBytes >> 20) +
+                  " MiB decoded, over the limit of " + std::to_string(limits.maxDecodedBytes >> 20) + " MiB";
+        return false;
+    }
+
+    int dw = 0, dh = 0, dcomp = 0;
+    std::unique_ptr<void, StbFree> pixels;  // freed on every early return
+    io = reader.restart();
+    clearStbFailureReason();
+    switch (sampleType) {
+    case SampleType::U8: pixels.reset(stbi_load_from_callbacks(&io, &reader, &dw, &dh, &dcomp, 4)); break;
+    case SampleType::U16: pixels.reset(stbi_load_16_from_callbacks(&io, &reader, &dw, &dh, &dcomp, 4)); break;
+    case SampleType::F32: pixels.reset(stbi_loadf_from_callbacks(&io, &reader, &dw, &dh, &dcomp, 4)); break;
+    }
+    if (!pixels) {
+        const std::string why = stbReason();
+        *reason = (reader.wantedMore ? "truncated " : "cannot decode ") + what +
+                  (why.empty() ? std::string(reader.wantedMore ? "" : ": corrupt data") : " (" + why + ")");
+        return false;
+    }
+    if (reader.wantedMore) {
+        *reason = "truncated " + what + ": the data ends before the image does";
+        return false;
+    }
+    // The decoder parses the header again; refuse anything that disagrees with what was checked.
+    if (dw != w || dh != h) {
+        *reason = "corrupt " + what + ": the header says " + std::to_string(w) + "x" + std::to_string(h) +
+                  ", the decoder found " + std::to_string(dw) + "x" + std::to_string(dh);
+        return false;
+    }
+    image->width = uint32_t(w);
+    image->height = uint32_t(h);
+    image->fileChannels = uint32_t(comp >= 1 && comp <= 4 ? comp : dcomp);
+    image->type = sampleType;
+    image->pixels = std::unique_ptr<void, void (*)(void*)>(pixels.release(), stbi_image_free);
+    return true;
+}
+
+}  // namespace vkspd_cli

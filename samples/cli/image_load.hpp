@@ -1,0 +1,57 @@
+// Reading image files with stb_image, defensively: every input is untrusted (this is the code
+// the fuzz target in tests/fuzz/ exercises).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace vkspd_cli {
+
+// How the decoded values are stored.
+enum class SampleType {
+    U8,   // 8-bit codes (PNG, JPEG, TGA, BMP, GIF, 8-bit PSD).
+    U16,  // 16-bit codes (16-bit PNG and PSD).
+    F32,  // Linear floats (Radiance HDR).
+};
+
+// A decoded image, always expanded to 4 channels (R G B A; grey is replicated, missing alpha is
+// opaque), top row first.
+struct LoadedImage {
+    uint32_t width = 0;
+    uint32_t height = 0;
+    uint32_t fileChannels = 0;  // Channels in the file: 1 grey, 2 grey+alpha, 3 RGB, 4 RGBA.
+    SampleType type = SampleType::U8;
+    // width * height * 4 values of `type` (the decoder's own buffer, freed with it).
+    std::unique_ptr<void, void (*)(void*)> pixels{nullptr, [](void*) {}};
+
+    const uint8_t* u8() const { return static_cast<const uint8_t*>(pixels.get()); }
+    const uint16_t* u16() const { return static_cast<const uint16_t*>(pixels.get()); }
+    const float* f32() const { return static_cast<const float*>(pixels.get()); }
+    size_t texelCount() const { return size_t(width) * height; }
+};
+
+// Limits checked from the header before anything is decoded.
+struct LoadLimits {
+    uint32_t maxDimension = 16384;         // The device's maxImageDimension2D.
+    uint64_t maxDecodedBytes = 1ull << 34; // Decoded RGBA bytes (guards the decoder's allocation).
+};
+
+// Reads a whole file ("-": standard input). On failure returns false and `reason` says why
+// (for example "No such file or directory").
+bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason);
+
+// Decodes an image file held in memory. Checks the header first (stbi_info): an unknown or
+// corrupt header, a zero side, a side over limits.maxDimension or more than limits.maxDecodedBytes
+// are refused before any pixel is decoded. On failure returns false with `reason` set, one line.
+bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, LoadedImage* image,
+               std::string* reason);
+
+// Bits per channel of `type`: 8, 16 or 32.
+inline uint32_t bitsOf(SampleType type) {
+    return type == SampleType::U8 ? 8 : type == SampleType::U16 ? 16 : 32;
+}
+
+}  // namespace vkspd_cli

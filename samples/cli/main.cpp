@@ -1,0 +1,429 @@
+// vkspd: an image file in, a verified mip chain out. Loads each input, generates its whole mip
+// chain in one dispatch on a Vulkan device, optionally checks every level against the CPU
+// reference and times the dispatch, and writes PNG/HDR levels, a contact sheet and a KTX2 file.
+// `vkspd --help` documents every option and exit code.
+#include "contact_sheet.hpp"
+#include "convert.hpp"
+#include "gpu_chain.hpp"
+#include "image_load.hpp"
+#include "image_write.hpp"
+#include "ktx2.hpp"
+#include "options.hpp"
+#include "output_files.hpp"
+#include "progress.hpp"
+#include "report.hpp"
+#include "verify.hpp"
+
+#include <vkspd/reference.hpp>
+
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+namespace vkspd_cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+constexpr const char* kWriter = "vkspd 0.1.0";
+
+// One input: a file, or a --random image.
+struct Input {
+    std::string name;  // As given, or "random-WxH".
+    bool random = false;
+    RandomInput size;
+};
+
+// How the chain was made, for the summary line.
+std::string describePath(const vkspd::DispatchDescription& d) {
+    if (d.path == vkspd::Path::RenderPass) return "render-pass fallback (one pass per level)";
+    if (d.path == vkspd::Path::BlitChain) return "blit-chain fallback (approximate at odd sizes)";
+    return "one dispatch of " + std::to_string(d.groupsX) + "x" + std::to_string(d.groupsY) + " groups (" +
+           (d.fp16 ? "FP16" : "FP32") + ", " + (d.quad ? "quad" : "LDS-only") + ")";
+}
+
+// The name of an input's output folder (in a batch) and KTX2 file.
+std::string stemOf(const Input& input) {
+    if (input.random) return input.name;
+    return input.name == "-" ? "stdin" : fileStem(input.name);
+}
+
+void makeRandom(const RandomInput& r, LoadedImage* image) {
+    const size_t n = size_t(r.width) * r.height * 4;
+    auto* p = static_cast<uint8_t*>(std::malloc(n));
+    if (!p) return;
+    uint32_t state = 12345;
+    for (size_t i = 0; i < n; ++i) {
+        state = state * 1664525u + 1013904223u;
+        p[i] = uint8_t(state >> 24);
+    }
+    image->width = r.width;
+    image->height = r.height;
+    image->fileChannels = 4;
+    image->type = SampleType::U8;
+    image->pixels = std::unique_ptr<void, void (*)(void*)>(p, std::free);
+}
+
+// The default format for `image` (see --help).
+VkFormat defaultFormat(const LoadedImage& image, const Options& o) {
+    const bool minmax = o.reduction == vkspd::Reduction::MinMax;
+    switch (image.type) {
+    case SampleType::U8:
+        if (minmax) return VK_FORMAT_R8G8_UNORM;
+        return o.transfer == Transfer::Srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
+    case SampleType::U16: return minmax ? VK_FORMAT_R16G16_UNORM : VK_FORMAT_R16G16B16A16_UNORM;
+    case SampleType::F32: return minmax ? VK_FORMAT_R32G32_SFLOAT : VK_FORMAT_R16G16B16A16_SFLOAT;
+    }
+    return VK_FORMAT_R8G8B8A8_UNORM;
+}
+
+class Run {
+public:
+    Run(const Options& o, const vkspd_tools::Gpu& g, vkspd::Context c, Progress& p)
+        : o_(o), g_(g), context_(c), progress_(p) {}
+
+    FileReport process(size_t index, const Input& input, const std::string& outDir) {
+        FileReport r;
+        r.input = input.name;
+        processInto(index, input, outDir, &r);
+        r.chain.bytes = {};
+        return r;
+    }
+
+private:
+    bool processInto(size_t index, const Input& input, const std::string& outDir, FileReport* r);
+    // Prints a line on standard output unless --quiet (or --json -).
+    void say(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+    bool fail(FileReport* r, int code, const std::string& reason);
+    bool writeOutputs(FileReport* r, const std::string& stem);
+
+    const Options& o_;
+    const vkspd_tools::Gpu& g_;
+    vkspd::Context context_;
+    Progress& progress_;
+};
+
+void Run::say(const char* fmt, ...) {
+    if (o_.quiet || o_.jsonPath == "-") return;
+    progress_.clear();
+    va_list args;
+    va_start(args, fmt);
+    std::vprintf(fmt, args);
+    va_end(args);
+    std::fflush(stdout);
+}
+
+bool Run::fail(FileReport* r, int code, const std::string& reason) {
+    r->exitCode = code;
+    r->error = reason;
+    progress_.clear();
+    std::fprintf(stderr, "vkspd: %s: %s\n", r->input.c_str(), reason.c_str());
+    return false;
+}
+
+bool Run::processInto(size_t index, const Input& input, const std::string& outDir, FileReport* rp) {
+    FileReport& r = *rp;
+    const std::string& name = input.name;
+
+    // Load, checking the header against this device's limit before decoding.
+    progress_.update(index, name, "loading", 0.0);
+    auto t = Clock::now();
+    LoadedImage image;
+    if (input.random) {
+        makeRandom(input.size, &image);
+        if (!image.pixels) return fail(rp, kExitBadInput, "out of memory for the random image");
+        if (image.width > g_.properties.limits.maxImageDimension2D ||
+            image.height > g_.properties.limits.maxImageDimension2D)
+            return fail(rp, kExitBadInput,
+                        std::to_string(image.width) + "x" + std::to_string(image.height) +
+                            " exceeds this device's maxImageDimension2D (" +
+                            std::to_string(g_.properties.limits.maxImageDimension2D) + ")");
+    } else {
+        std::vector<uint8_t> file;
+        std::string why;
+        if (!readFile(name, &file, &why)) return fail(rp, kExitBadInput, "cannot read: " + why);
+        LoadLimits limits;
+        limits.maxDimension = g_.properties.limits.maxImageDimension2D;
+        if (!loadImage(file.data(), file.size(), limits, &image, &why)) return fail(rp, kExitBadInput, why);
+    }
+    r.width = image.width;
+    r.height = image.height;
+    r.fileChannels = image.fileChannels;
+    r.fileBits = bitsOf(image.type);
+    r.srgbInput = image.type != SampleType::F32 && o_.transfer == Transfer::Srgb;
+    r.timings.loadMs = msSince(t);
+
+    // Level 0 in the GPU format.
+    progress_.update(index, name, "converting", 0.1);
+    t = Clock::now();
+    r.format = o_.format != VK_FORMAT_UNDEFINED ? o_.format : defaultFormat(image, o_);
+    std::vector<uint8_t> level0;
+    {
+        std::string why;
+        if (!makeLevel0(image, r.format, r.srgbInput, o_.reduction == vkspd::Reduction::MinMax, &level0, &why))
+            return fail(rp, kExitVulkan, why);
+    }
+    image = LoadedImage{};  // the decoded file is no longer needed
+    r.timings.convertMs = msSince(t);
+
+    // The chain on the device.
+    progress_.update(index, name, "generating", 0.2);
+    ChainRequest req;
+    req.format = r.format;
+    req.width = r.width;
+    req.height = r.height;
+    req.level0 = &level0;
+    req.reduction = o_.reduction;
+    req.precision = o_.precision;
+    req.subgroupPath = o_.subgroupPath;
+    req.benchRuns = o_.benchRuns;
+    {
+        std::string why;
+        int code = kExitVulkan;
+        if (!runChain(g_, context_, req, &r.chain, &why, &code)) return fail(rp, code, why);
+    }
+    r.ran = true;
+    r.timings.gpuMs = r.chain.gpuMs;
+    level0 = {};
+    const vkspd::DispatchDescription& d = r.chain.dispatch;
+    say("%s: %ux%u %s, %u levels, %s reduction, on %s: %s\n", name.c_str(), r.width, r.height,
+        formatName(r.format).c_str(), r.chain.levels, reductionName(o_.reduction), g_.properties.deviceName,
+        describePath(d).c_str());
+
+    if (o_.benchRuns) {
+        const BenchResult& b = r.chain.bench;
+        if (b.runs)
+            say("  bench: %u runs after %u warm-up: median %.1f us, min %.1f us, %.2f GB/s effective\n", b.runs,
+                kBenchWarmup, b.medianUs, b.minUs, b.gbPerSecond);
+        else
+            say("  bench: skipped: %s\n", r.chain.benchNote.c_str());
+    }
+
+    // --verify against the CPU reference.
+    if (o_.verify) {
+        progress_.update(index, name, "verifying", 0.5);
+        t = Clock::now();
+        r.verified = true;
+        r.verification = verifyChain(r.format, o_.reduction, d.path, d.fp16, r.width, r.height, r.chain.bytes,
+                                     r.chain.offsets);
+        r.timings.verifyMs = msSince(t);
+        const Verification& v = r.verification;
+        for (const LevelCheck& c : v.levels)
+            say("  level %2u %5ux%-5u worst error %.3g %s%s\n", c.level, c.width, c.height, c.error.worst, v.unit,
+                c.error.overTolerance || c.error.nanMismatch ? "  OUT OF TOLERANCE" : "");
+        if (!v.problem.empty()) {
+            fail(rp, kExitVerifyFailed, "cannot verify: " + v.problem);
+        } else if (!v.ok) {
+            fail(rp, kExitVerifyFailed, "a level is outside the tolerance of the CPU reference");
+        } else {
+            say("  verified: every level within %g %s of the CPU reference\n", v.tolerance, v.unit);
+        }
+    }
+
+    // The files (also after a failed verification: they show what went wrong).
+    if (o_.write) {
+        progress_.update(index, name, "writing", 0.7);
+        t = Clock::now();
+        r.outputDir = outDir;
+        const int firstCode = r.exitCode;
+        const std::string firstError = r.error;
+        if (writeOutputs(&r, stemOf(input))) {
+            say("  wrote %s/: %u level files, contact_sheet.png, %s\n", outDir.c_str(), r.chain.levels,
+                r.outputs.empty() ? "" : r.outputs.back().substr(r.outputs.back().find_last_of('/') + 1).c_str());
+        } else if (firstCode != 0) {
+            // The verification failed first: its code and message stand (the write error was printed).
+            r.exitCode = firstCode;
+            r.error = firstError;
+        }
+        r.timings.writeMs = msSince(t);
+    }
+    return r.exitCode == 0;
+}
+
+bool Run::writeOutputs(FileReport* r, const std::string& stem) {
+    std::string why;
+    if (!makeDirectories(r->outputDir, &why)) return fail(r, kExitOutput, why);
+    const ChainResult& c = r->chain;
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(r->format, &fi);
+    OutputSet files;
+    ContactSheet sheet = planContactSheet(r->width, r->height, c.levels);
+    std::vector<uint8_t> encoded;
+    for (uint32_t l = 0; l < c.levels; ++l) {
+        const uint32_t w = vkspd::mipExtent(r->width, l), h = vkspd::mipExtent(r->height, l);
+        ViewImage view;
+        if (!viewLevel(r->format, c.bytes.data() + c.offsets[l], w, h, &view))
+            return fail(r, kExitVulkan, "this build of the library cannot decode " + formatName(r->format));
+        if (!encodeView(view, &encoded)) return fail(r, kExitOutput, "cannot encode level " + std::to_string(l));
+        char file[64];
+        std::snprintf(file, sizeof file, "/level_%02u_%ux%u%s", l, w, h, extensionFor(view));
+        if (!files.add(r->outputDir + file, encoded, &why)) return fail(r, kExitOutput, "cannot write " + why);
+        placeLevel(&sheet, l, view);
+    }
+    if (!encodePng8(sheet.rgba.data(), sheet.width, sheet.height, 4, &encoded))
+        return fail(r, kExitOutput, "cannot encode the contact sheet");
+    sheet.rgba = {};
+    if (!files.add(r->outputDir + "/contact_sheet.png", encoded, &why)) return fail(r, kExitOutput, "cannot write " + why);
+    r->contactSheetFirstLevel = sheet.firstLevel;
+
+    std::vector<Ktx2Level> levels;
+    for (uint32_t l = 0; l < c.levels; ++l) {
+        const size_t end = l + 1 < c.levels ? c.offsets[l + 1] : c.bytes.size();
+        levels.push_back({c.bytes.data() + c.offsets[l], end - c.offsets[l]});
+    }
+    if (!writeKtx2(r->format, r->width, r->height, levels, kWriter, &encoded, &why))
+        return fail(r, kExitVulkan, why);
+    if (!files.add(r->outputDir + "/" + stem + ".ktx2", encoded, &why)) return fail(r, kExitOutput, "cannot write " + why);
+    if (!files.commit(&why)) return fail(r, kExitOutput, "cannot write " + why);
+    r->outputs = files.paths();
+    return true;
+}
+
+bool validationRequested() {
+    const char* v = std::getenv("VKSPD_VALIDATION");
+    return v && *v && std::strcmp(v, "0") != 0;
+}
+
+int listDevices(const Options& o) {
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkInstance instance = vkspd_tools::createInstance(validationRequested(), &messenger);
+    const std::vector<VkPhysicalDevice> devices = vkspd_tools::physicalDevices(instance);
+    if (devices.empty()) {
+        std::fprintf(stderr, "vkspd: no Vulkan device (install mesa-vulkan-drivers for lavapipe)\n");
+        vkspd_tools::destroyInstance(instance, messenger);
+        return kExitVulkan;
+    }
+    std::string error;
+    const int chosen = vkspd_tools::chooseDevice(devices, o.device, &error);
+    for (size_t i = 0; i < devices.size(); ++i) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(devices[i], &p);
+        std::printf("%zu: %s (%s, Vulkan %u.%u.%u, maxImageDimension2D %u)%s\n", i, p.deviceName,
+                    vkspd_tools::deviceTypeName(p.deviceType), VK_API_VERSION_MAJOR(p.apiVersion),
+                    VK_API_VERSION_MINOR(p.apiVersion), VK_API_VERSION_PATCH(p.apiVersion),
+                    p.limits.maxImageDimension2D, int(i) == chosen ? "  <- chosen" : "");
+    }
+    vkspd_tools::destroyInstance(instance, messenger);
+    if (chosen < 0) {
+        std::fprintf(stderr, "vkspd: %s\n", error.c_str());
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
+int runMain(int argc, char** argv) {
+    Options o;
+    std::string error;
+    if (!parseOptions(argc, argv, &o, &error)) {
+        std::fprintf(stderr, "vkspd: %s (see vkspd --help)\n", error.c_str());
+        return kExitUsage;
+    }
+    if (o.help) {
+        std::fputs(helpText().c_str(), stdout);
+        return kExitOk;
+    }
+    if (o.listDevices) return listDevices(o);
+    if (o.inputs.empty() && o.randoms.empty()) {
+        std::fprintf(stderr, "vkspd: no input image (usage: vkspd IMAGE... [options]; see vkspd --help)\n");
+        return kExitUsage;
+    }
+    if (o.format != VK_FORMAT_UNDEFINED) {
+        vkspd::FormatInfo fi;
+        if (!vkspd::getFormatInfo(o.format, &fi)) {
+            std::fprintf(stderr, "vkspd: --format %s: not supported by this build of the library\n",
+                         o.formatName.c_str());
+            return kExitVulkan;
+        }
+        if (o.reduction == vkspd::Reduction::MinMax && fi.channels != 2) {
+            std::fprintf(stderr, "vkspd: --reduction minmax needs a two-channel --format (rg8, rg16, rg16f, rg32f), "
+                                 "not %s\n", o.formatName.c_str());
+            return kExitUsage;
+        }
+    }
+    std::vector<Input> inputs;
+    for (const std::string& f : o.inputs) inputs.push_back({f, false, {}});
+    for (const RandomInput& r : o.randoms)
+        inputs.push_back({"random-" + std::to_string(r.width) + "x" + std::to_string(r.height), true, r});
+
+    // Output folders: DIR for one input, DIR/NAME for several (NAME-2... where names repeat).
+    std::vector<std::string> outDirs;
+    std::set<std::string> used;
+    for (const Input& in : inputs) {
+        if (inputs.size() == 1) {
+            outDirs.push_back(o.outDir);
+            break;
+        }
+        const std::string stem = stemOf(in);
+        std::string folder = stem;
+        for (int k = 2; used.count(folder); ++k) folder = stem + "-" + std::to_string(k);
+        used.insert(folder);
+        outDirs.push_back(o.outDir + "/" + folder);
+    }
+    if (o.write && !makeDirectories(o.outDir, &error)) {
+        std::fprintf(stderr, "vkspd: %s\n", error.c_str());
+        return kExitOutput;
+    }
+
+    vkspd_tools::GpuOptions gpuOptions = o.device;
+    gpuOptions.validation = validationRequested();
+    vkspd_tools::Gpu g = vkspd_tools::openGpu(gpuOptions);
+    vkspd::Context context = vkspd_tools::createContext(g);
+
+    Progress progress(inputs.size(), o.quiet);
+    Run run(o, g, context, progress);
+    std::vector<FileReport> reports;
+    int exitCode = kExitOk;
+    size_t failed = 0;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        reports.push_back(run.process(i, inputs[i], outDirs[i]));
+        const FileReport& r = reports.back();
+        if (r.exitCode != 0) {
+            ++failed;
+            if (exitCode == kExitOk) exitCode = r.exitCode;
+        }
+        progress.finish(i, inputs[i].name, r.exitCode ? "failed (exit code " + std::to_string(r.exitCode) + ")" : "ok");
+    }
+    progress.clear();
+
+    vkspd::destroyContext(context);
+    vkspd_tools::closeGpu(g);
+
+    const unsigned validationMessages = vkspd_tools::validationMessageCount();
+    if (validationMessages) {
+        std::fprintf(stderr, "vkspd: %u validation message(s)\n", validationMessages);
+        if (exitCode == kExitOk) exitCode = kExitVulkan;
+    }
+    if (inputs.size() > 1 && failed && !o.quiet)
+        std::fprintf(stderr, "vkspd: %zu of %zu inputs failed\n", failed, inputs.size());
+
+    if (!o.jsonPath.empty()) {
+        RunInfo info;
+        info.gpu = &g;
+        info.reduction = o.reduction;
+        info.precision = o.precision;
+        info.subgroupPath = o.subgroupPath;
+        info.exitCode = exitCode;
+        info.validation = gpuOptions.validation;
+        info.validationMessages = validationMessages;
+        const std::string json = jsonReport(info, reports);
+        if (o.jsonPath == "-") {
+            std::fputs(json.c_str(), stdout);
+        } else if (!writeFileAtomically(o.jsonPath, std::vector<uint8_t>(json.begin(), json.end()), &error)) {
+            std::fprintf(stderr, "vkspd: cannot write the report %s\n", error.c_str());
+            if (exitCode == kExitOk) exitCode = kExitOutput;
+        }
+    }
+    return exitCode;
+}
+
+}  // namespace
+}  // namespace vkspd_cli
+
+int main(int argc, char** argv) { return vkspd_cli::runMain(argc, argv); }

@@ -1,0 +1,309 @@
+#include "options.hpp"
+
+#include <vkspd/reference.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace vkspd_cli {
+
+const std::vector<FormatName>& formatNames() {
+    static const std::vector<FormatName> names = {
+        {"r8", VK_FORMAT_R8_UNORM},
+        {"rg8", VK_FORMAT_R8G8_UNORM},
+        {"rgba8", VK_FORMAT_R8G8B8A8_UNORM},
+        {"bgra8", VK_FORMAT_B8G8R8A8_UNORM},
+        {"rgba8-srgb", VK_FORMAT_R8G8B8A8_SRGB},
+        {"bgra8-srgb", VK_FORMAT_B8G8R8A8_SRGB},
+        {"r8-snorm", VK_FORMAT_R8_SNORM},
+        {"rgba8-snorm", VK_FORMAT_R8G8B8A8_SNORM},
+        {"r16", VK_FORMAT_R16_UNORM},
+        {"rg16", VK_FORMAT_R16G16_UNORM},
+        {"rgba16", VK_FORMAT_R16G16B16A16_UNORM},
+        {"r16f", VK_FORMAT_R16_SFLOAT},
+        {"rg16f", VK_FORMAT_R16G16_SFLOAT},
+        {"rgba16f", VK_FORMAT_R16G16B16A16_SFLOAT},
+        {"r32f", VK_FORMAT_R32_SFLOAT},
+        {"rg32f", VK_FORMAT_R32G32_SFLOAT},
+        {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT},
+        {"b10g11r11f", VK_FORMAT_B10G11R11_UFLOAT_PACK32},
+        {"a2b10g10r10", VK_FORMAT_A2B10G10R10_UNORM_PACK32},
+    };
+    return names;
+}
+
+std::string formatName(VkFormat format) {
+    for (const FormatName& n : formatNames())
+        if (n.format == format) return n.name;
+    vkspd::FormatInfo fi;
+    if (vkspd::getFormatInfo(format, &fi)) return fi.name;
+    return "VkFormat " + std::to_string(int(format));
+}
+
+const char* reductionName(vkspd::Reduction reduction) {
+    switch (reduction) {
+    case vkspd::Reduction::Average: return "avg";
+    case vkspd::Reduction::Min: return "min";
+    case vkspd::Reduction::Max: return "max";
+    case vkspd::Reduction::MinMax: return "minmax";
+    case vkspd::Reduction::Custom: return "custom";
+    }
+    return "?";
+}
+
+namespace {
+
+bool parseCount(const std::string& text, long low, long high, long* value) {
+    if (text.empty()) return false;
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(text.c_str(), &end, 10);
+    if (errno || *end || v < low || v > high) return false;
+    *value = v;
+    return true;
+}
+
+}  // namespace
+
+bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
+    bool sawTransfer = false, onlyInputs = false;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        // "--opt=value" is accepted as well as "--opt value".
+        std::string name = a, inlineValue;
+        bool hasInlineValue = false;
+        if (!onlyInputs && a.size() > 2 && a.compare(0, 2, "--") == 0) {
+            const size_t eq = a.find('=');
+            if (eq != std::string::npos) {
+                name = a.substr(0, eq);
+                inlineValue = a.substr(eq + 1);
+                hasInlineValue = true;
+            }
+        }
+        auto value = [&](std::string* out) {
+            if (hasInlineValue) {
+                *out = inlineValue;
+                return true;
+            }
+            if (i + 1 >= argc) {
+                *error = name + " needs a value";
+                return false;
+            }
+            *out = argv[++i];
+            return true;
+        };
+        auto noValue = [&]() {
+            if (hasInlineValue) *error = name + " takes no value";
+            return !hasInlineValue;
+        };
+        std::string v;
+        if (onlyInputs || a.empty() || a[0] != '-' || a == "-") {
+            o->inputs.push_back(a);
+        } else if (a == "--") {
+            onlyInputs = true;
+        } else if (name == "-h" || name == "--help") {
+            if (!noValue()) return false;
+            o->help = true;
+        } else if (name == "-o" || name == "--output") {
+            if (!value(&o->outDir)) return false;
+            if (o->outDir.empty()) {
+                *error = name + ": the output folder name is empty";
+                return false;
+            }
+        } else if (name == "--format") {
+            if (!value(&v)) return false;
+            o->format = VK_FORMAT_UNDEFINED;
+            for (const FormatName& n : formatNames())
+                if (v == n.name) o->format = n.format;
+            if (o->format == VK_FORMAT_UNDEFINED) {
+                *error = "--format " + v + ": unknown format (--help lists them)";
+                return false;
+            }
+            o->formatName = v;
+        } else if (name == "--reduction") {
+            if (!value(&v)) return false;
+            if (v == "avg" || v == "average") o->reduction = vkspd::Reduction::Average;
+            else if (v == "min") o->reduction = vkspd::Reduction::Min;
+            else if (v == "max") o->reduction = vkspd::Reduction::Max;
+            else if (v == "minmax") o->reduction = vkspd::Reduction::MinMax;
+            else {
+                *error = "--reduction " + v + ": expected avg, min, max or minmax";
+                return false;
+            }
+        } else if (name == "--srgb" || name == "--linear") {
+            if (!noValue()) return false;
+            const Transfer t = name == "--srgb" ? Transfer::Srgb : Transfer::Linear;
+            if (sawTransfer && t != o->transfer) {
+                *error = "--srgb and --linear contradict each other";
+                return false;
+            }
+            sawTransfer = true;
+            o->transfer = t;
+        } else if (name == "--fp16" || name == "--fp32") {
+            if (!noValue()) return false;
+            const vkspd::Precision p = name == "--fp16" ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+            if (o->precision != vkspd::Precision::Auto && o->precision != p) {
+                *error = "--fp16 and --fp32 contradict each other";
+                return false;
+            }
+            o->precision = p;
+        } else if (name == "--path") {
+            if (!value(&v)) return false;
+            if (v == "quad") o->subgroupPath = vkspd::SubgroupPath::Quad;
+            else if (v == "lds") o->subgroupPath = vkspd::SubgroupPath::LdsOnly;
+            else {
+                *error = "--path " + v + ": expected quad or lds";
+                return false;
+            }
+        } else if (name == "--device") {
+            if (!value(&v)) return false;
+            long index = 0;
+            if (v.empty()) {
+                *error = "--device needs an index or a name";
+                return false;
+            }
+            if (parseCount(v, 0, 1 << 20, &index)) {
+                o->device.index = int(index);
+                o->device.name.clear();
+            } else {
+                o->device.index = -1;
+                o->device.name = v;
+            }
+        } else if (name == "--list-devices") {
+            if (!noValue()) return false;
+            o->listDevices = true;
+        } else if (name == "--verify") {
+            if (!noValue()) return false;
+            o->verify = true;
+        } else if (name == "--no-write") {
+            if (!noValue()) return false;
+            o->write = false;
+        } else if (name == "--json") {
+            if (!value(&o->jsonPath)) return false;
+            if (o->jsonPath.empty()) {
+                *error = "--json: the file name is empty";
+                return false;
+            }
+        } else if (name == "--bench") {
+            if (!value(&v)) return false;
+            long n = 0;
+            if (!parseCount(v, 1, 100000, &n)) {
+                *error = "--bench " + v + ": expected a run count from 1 to 100000";
+                return false;
+            }
+            o->benchRuns = uint32_t(n);
+        } else if (name == "--random") {
+            if (!value(&v)) return false;
+            RandomInput r;
+            char tail = 0;
+            if (std::sscanf(v.c_str(), "%ux%u%c", &r.width, &r.height, &tail) != 2 || !r.width || !r.height ||
+                r.width > 65536 || r.height > 65536) {
+                *error = "--random " + v + ": expected WxH with sides from 1 to 65536, e.g. 4096x4096";
+                return false;
+            }
+            o->randoms.push_back(r);
+        } else if (name == "-q" || name == "--quiet") {
+            if (!noValue()) return false;
+            o->quiet = true;
+        } else {
+            *error = "unknown option " + a;
+            return false;
+        }
+    }
+    return true;
+}
+
+std::string helpText() {
+    std::string formats;
+    for (const FormatName& n : formatNames()) {
+        vkspd::FormatInfo fi;
+        const bool known = vkspd::getFormatInfo(n.format, &fi);
+        char line[128];
+        std::snprintf(line, sizeof line, "    %-12s %s%s\n", n.name, known ? fi.name : "",
+                      known ? "" : "(not in this build of the library)");
+        formats += line;
+    }
+    return std::string(
+               "usage: vkspd IMAGE... [options]\n"
+               "\n"
+               "Generates every mip level of each IMAGE in one compute dispatch on a Vulkan device,\n"
+               "reads the chain back and writes, into the output folder:\n"
+               "  level_NN_WxH.png   every level (16-bit PNG for 16- and 10-bit formats; Radiance\n"
+               "                     .hdr instead for float formats)\n"
+               "  contact_sheet.png  the whole chain side by side (8-bit sRGB preview; floats\n"
+               "                     clamped to [0, 1]; starts at the first level of at most 4096)\n"
+               "  NAME.ktx2          the whole chain in the GPU format (KTX 2.0, no supercompression)\n"
+               "Inputs: PNG, JPEG, TGA, BMP, PSD, GIF (first frame) and Radiance HDR; '-' reads\n"
+               "standard input (its files are named stdin).\n"
+               "\n"
+               "options:\n"
+               "  -o, --output DIR   output folder (default: vkspd-out; created if missing). With\n"
+               "                     several inputs each gets DIR/NAME/, NAME being the file name\n"
+               "                     without its extension (NAME-2, NAME-3... if two share it)\n"
+               "  --format NAME      GPU format of the chain (default: rgba8-srgb for 8-bit input,\n"
+               "                     rgba8 with --linear, rgba16 for 16-bit input, rgba16f for HDR;\n"
+               "                     with --reduction minmax: rg8, rg16 or rg32f). Channels beyond\n"
+               "                     the format's are dropped. Names:\n") +
+           formats +
+           "                     sRGB formats filter in linear light; UNORM formats take the\n"
+           "                     file's values unchanged; SNORM maps 0..1 to -1..1; float formats\n"
+           "                     take linear values (8/16-bit sRGB input is decoded to linear)\n"
+           "  --reduction R      avg (default: exact area-weighted box filter), min, max (per\n"
+           "                     channel, over every texel with a non-zero weight), or minmax\n"
+           "                     (a two-channel chain: level 0 holds (v, v) for the first channel v\n"
+           "                     of the image; each level holds the (min, max) of the one above)\n"
+           "  --srgb, --linear   how 8- and 16-bit files are encoded: sRGB colour (default) or\n"
+           "                     linear data; HDR files are always linear\n"
+           "  --fp16, --fp32     arithmetic of the shader (default: FP16 where the format and\n"
+           "                     device allow it, else FP32)\n"
+           "  --path quad|lds    quad subgroup operations or shared memory only (default: quad\n"
+           "                     where the device supports it)\n"
+           "  --device N|NAME    device by index or by part of its name (default: the first\n"
+           "                     discrete GPU, else any GPU, else the CPU implementation lavapipe)\n"
+           "  --list-devices     list the Vulkan devices with their index and exit\n"
+           "  --verify           compare every level with the CPU reference and print the worst\n"
+           "                     error per level; exit code 1 if one is out of tolerance (1 ulp for\n"
+           "                     UNORM, SNORM, sRGB and packed formats; 1 ulp for 16-bit float on\n"
+           "                     the FP32 path, 4 on the FP16 path; 2^-20 relative for 32-bit float;\n"
+           "                     bit-exact for min, max and minmax)\n"
+           "  --json FILE        write a machine-readable report (device, sizes, format, path,\n"
+           "                     timings, errors per level, outputs) to FILE ('-': standard output)\n"
+           "  --bench N          time N dispatches with GPU timestamps after 5 warm-up runs (image\n"
+           "                     kept in GENERAL layout, caches warm) and print the median, the\n"
+           "                     minimum and the effective GB/s (level 0 read + levels 1.. written)\n"
+           "  --no-write         write no image files (for --verify, --bench or --json alone)\n"
+           "  --random WxH       also process a WxH image of random 8-bit RGBA texels\n"
+           "  -q, --quiet        print errors only (no progress, no summary)\n"
+           "  -h, --help         this text\n"
+           "\n"
+           "A progress bar is drawn on standard error when it is a terminal, and plain lines are\n"
+           "printed for batches when it is not. Errors are one line each: 'vkspd: FILE: reason'. A\n"
+           "failed input does not stop a batch. Each output file is written under a temporary name\n"
+           "and renamed once complete; if any output of an input fails, none of its new files is kept.\n"
+           "\n"
+           "exit codes:\n"
+           "  0  success\n"
+           "  1  --verify found a level outside the tolerance\n"
+           "  2  bad arguments\n"
+           "  3  an input is missing, unreadable, truncated, corrupt, of an unsupported type, of\n"
+           "     zero size, or larger than the device's maxImageDimension2D\n"
+           "  4  no usable Vulkan device, a Vulkan error, or the device or library cannot produce\n"
+           "     the requested format\n"
+           "  5  cannot create the output folder or write an output file\n"
+           "With several inputs, the exit code is that of the first input that failed.\n"
+           "\n"
+           "environment:\n"
+           "  VKSPD_VALIDATION=1  run under the Khronos validation layer with synchronization\n"
+           "                      validation; any message is printed and makes the exit code 4\n"
+           "\n"
+           "examples:\n"
+           "  vkspd photo.jpg -o mips --verify\n"
+           "  vkspd normal.png --linear --format rgba8-snorm\n"
+           "  vkspd depth.hdr --reduction minmax --format rg32f --json report.json\n"
+           "  vkspd textures/*.png -o out --quiet\n"
+           "  vkspd --random 4096x4096 --format rgba16f --bench 50 --no-write\n";
+}
+
+}  // namespace vkspd_cli

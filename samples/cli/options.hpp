@@ -1,0 +1,77 @@
+// Command line of the vkspd CLI: what the user asked for, parsed and checked, and the help text.
+#pragma once
+
+#include "../common/gpu.hpp"
+
+#include <vkspd/vkspd.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vkspd_cli {
+
+// Exit codes (documented in --help and the README). With several inputs the exit code is that of
+// the first input that failed.
+enum ExitCode {
+    kExitOk = 0,
+    kExitVerifyFailed = 1,  // --verify: some level is outside the SPEC section 3 tolerance.
+    kExitUsage = 2,         // Bad arguments.
+    kExitBadInput = 3,      // Missing, unreadable, corrupt, unsupported or too large input.
+    kExitVulkan = vkspd_tools::kGpuExitCode,  // 4: no usable device, a Vulkan error, or the device or
+                                              // library cannot produce the requested format.
+    kExitOutput = 5,        // Cannot create the output folder or write a file.
+};
+
+// How to read 8- and 16-bit files (Radiance HDR files are always linear).
+enum class Transfer {
+    Srgb,    // sRGB-encoded colour (default): 8-bit input defaults to an sRGB format.
+    Linear,  // Linear values (data, normal maps, masks).
+};
+
+// A synthetic input (--random WxH).
+struct RandomInput {
+    uint32_t width = 0, height = 0;
+};
+
+struct Options {
+    std::vector<std::string> inputs;   // Image files, in order.
+    std::vector<RandomInput> randoms;  // --random, processed after the files.
+    std::string outDir = "vkspd-out";
+    std::string formatName;            // --format as typed; empty: chosen per input.
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    vkspd::Reduction reduction = vkspd::Reduction::Average;
+    Transfer transfer = Transfer::Srgb;
+    vkspd::Precision precision = vkspd::Precision::Auto;
+    vkspd::SubgroupPath subgroupPath = vkspd::SubgroupPath::Auto;
+    vkspd_tools::GpuOptions device;
+    bool listDevices = false;
+    bool verify = false;
+    bool write = true;                 // false: --no-write.
+    bool quiet = false;
+    bool help = false;
+    std::string jsonPath;              // --json FILE ("-": standard output).
+    uint32_t benchRuns = 0;
+};
+
+// One name the CLI accepts for --format.
+struct FormatName {
+    const char* name;
+    VkFormat format;
+};
+
+// Every --format name, in the order --help lists them.
+const std::vector<FormatName>& formatNames();
+
+// The --format name of `format`, or its Vulkan name if it has none.
+std::string formatName(VkFormat format);
+
+const char* reductionName(vkspd::Reduction reduction);
+
+// Parses argv. On an error returns false with `error` set (one line, no "vkspd: " prefix).
+bool parseOptions(int argc, char** argv, Options* options, std::string* error);
+
+// The --help text.
+std::string helpText();
+
+}  // namespace vkspd_cli

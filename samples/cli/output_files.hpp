@@ -1,0 +1,46 @@
+// Output files that appear whole or not at all.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vkspd_cli {
+
+// Creates `dir` and its missing parents. On failure returns false with `reason` set.
+bool makeDirectories(const std::string& dir, std::string* reason);
+
+// The files of one input: each is written to a hidden temporary name in its folder, and the
+// set is renamed into place by commit(). If any write fails, or commit() is never called, the
+// destructor removes every temporary, so a failed input leaves none of its new files behind.
+class OutputSet {
+public:
+    OutputSet() = default;
+    OutputSet(const OutputSet&) = delete;
+    OutputSet& operator=(const OutputSet&) = delete;
+    ~OutputSet();
+
+    // Writes `bytes` to a temporary next to `path`. On failure returns false with `reason` set
+    // ("PATH: No space left on device").
+    bool add(const std::string& path, const std::vector<uint8_t>& bytes, std::string* reason);
+
+    // Renames every temporary to its final name. On failure returns false with `reason` set and
+    // removes what it had renamed and the remaining temporaries.
+    bool commit(std::string* reason);
+
+    // Final paths, in the order they were added.
+    const std::vector<std::string>& paths() const { return finals_; }
+
+private:
+    void rollback();
+    std::vector<std::string> temporaries_, finals_;
+    bool committed_ = false;
+};
+
+// Writes one file the same way (temporary, then rename).
+bool writeFileAtomically(const std::string& path, const std::vector<uint8_t>& bytes, std::string* reason);
+
+// `path` without its folders and its last extension ("a/b/photo.jpg" -> "photo").
+std::string fileStem(const std::string& path);
+
+}  // namespace vkspd_cli

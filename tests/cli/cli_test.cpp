@@ -1,0 +1,563 @@
+// The vkspd CLI end to end: runs the real binary (under the validation layer unless
+// VKSPD_TEST_NO_VALIDATION=1), then checks what it wrote: PNG/HDR levels decoded with stb_image,
+// the KTX2 file parsed by an independent reader (ktx2_reader.hpp), every level compared with the
+// library's CPU reference, the JSON report read by Python's json module, exit codes and messages
+// for bad input, and that a failed input leaves none of its files behind.
+#include "ktx2_reader.hpp"
+
+#include <vkspd/reference.hpp>
+
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+using vkspd_test::Ktx2File;
+using vkspd_test::parseKtx2;
+
+namespace {
+
+const std::string kSample = std::string(VKSPD_SOURCE_DIR) + "/samples/data/vkspd-sample.png";
+const std::string kCorpus = std::string(VKSPD_SOURCE_DIR) + "/tests/fuzz/corpus";
+constexpr uint32_t kSampleWidth = 333, kSampleHeight = 187, kSampleLevels = 9;
+
+struct CliRun {
+    int code = -1;
+    std::string out, err;
+};
+
+std::string quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+std::string readText(const fs::path& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+std::vector<uint8_t> readBytes(const fs::path& p) {
+    const std::string s = readText(p);
+    return std::vector<uint8_t>(s.begin(), s.end());
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    for (std::string line; std::getline(ss, line);) out.push_back(line);
+    return out;
+}
+
+class Cli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::path(VKSPD_CLI_TEST_DIR) / info->name();
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+
+    // Runs the CLI in the test's folder; standard input is empty, standard error not a terminal.
+    CliRun run(const std::vector<std::string>& args) {
+        const bool validation = std::getenv("VKSPD_TEST_NO_VALIDATION") == nullptr;
+        std::string cmd = "cd " + quote(dir_.string()) + " && " + (validation ? "VKSPD_VALIDATION=1 " : "") +
+                          quote(VKSPD_CLI);
+        for (const std::string& a : args) cmd += " " + quote(a);
+        cmd += " < /dev/null > stdout.txt 2> stderr.txt";
+        const int status = std::system(cmd.c_str());
+        CliRun r;
+        r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        r.out = readText(dir_ / "stdout.txt");
+        r.err = readText(dir_ / "stderr.txt");
+        fs::remove(dir_ / "stdout.txt");
+        fs::remove(dir_ / "stderr.txt");
+        // Any validation message fails the test (the CLI prints them as "vkspd: validation: ...").
+        EXPECT_EQ(r.err.find("validation:"), std::string::npos) << r.err;
+        EXPECT_EQ(r.err.find("validation message"), std::string::npos) << r.err;
+        return r;
+    }
+
+    // Evaluates a Python expression over the JSON report `d` (json.load of `file`).
+    bool json(const std::string& file, const std::string& expression) {
+        const fs::path script = dir_ / "check.py";
+        std::ofstream(script) << "import json, sys\nd = json.load(open(sys.argv[1]))\nsys.exit(0 if (" << expression
+                              << ") else 1)\n";
+        const std::string cmd = "python3 " + quote(script.string()) + " " + quote((dir_ / file).string());
+        return std::system(cmd.c_str()) == 0;
+    }
+
+    std::vector<std::string> filesIn(const fs::path& p) {
+        std::vector<std::string> names;
+        if (fs::exists(p))
+            for (const auto& e : fs::directory_iterator(p)) names.push_back(e.path().filename().string());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+
+    fs::path dir_;
+};
+
+std::string levelName(uint32_t l, uint32_t w, uint32_t h, const char* ext = ".png") {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "level_%02u_%ux%u%s", l, w, h, ext);
+    return buf;
+}
+
+// The sample as the CLI's level 0 of `format` sees it with --linear: its 8-bit RGBA codes.
+std::vector<uint8_t> sampleRgba8() {
+    int w = 0, h = 0, c = 0;
+    stbi_uc* p = stbi_load(kSample.c_str(), &w, &h, &c, 4);
+    EXPECT_TRUE(p);
+    EXPECT_EQ(uint32_t(w), kSampleWidth);
+    EXPECT_EQ(uint32_t(h), kSampleHeight);
+    std::vector<uint8_t> v(p, p + size_t(w) * h * 4);
+    stbi_image_free(p);
+    return v;
+}
+
+// The reference chain of `format` from level 0 as stored (`level0`, tightly packed texels).
+std::vector<vkspd::ReferenceLevel> referenceFor(VkFormat format, const uint8_t* level0, uint32_t w, uint32_t h,
+                                                uint32_t levels,
+                                                vkspd::Reduction reduction = vkspd::Reduction::Average) {
+    vkspd::FormatInfo fi;
+    EXPECT_TRUE(vkspd::getFormatInfo(format, &fi));
+    std::vector<float> values(size_t(w) * h * fi.channels);
+    EXPECT_TRUE(vkspd::decodeTexels(format, level0, size_t(w) * h, values.data()));
+    uint32_t channels = fi.channels;
+    if (reduction == vkspd::Reduction::MinMax) {
+        for (size_t t = 0; t < size_t(w) * h; ++t) values[t] = values[t * fi.channels];
+        channels = 1;
+    }
+    vkspd::ReferenceOptions options;
+    options.reduction = reduction;
+    return vkspd::referenceChain(values.data(), w, h, channels, levels, options);
+}
+
+// Checks the header, DFD and level index of a KTX2 file of the sample's chain.
+Ktx2File checkKtx2(const fs::path& path, VkFormat format, uint32_t width, uint32_t height, uint32_t levels) {
+    vkspd::FormatInfo fi;
+    EXPECT_TRUE(vkspd::getFormatInfo(format, &fi));
+    Ktx2File k = parseKtx2(readBytes(path), fi.bytesPerTexel);
+    EXPECT_TRUE(k.problems.empty()) << ::testing::PrintToString(k.problems);
+    EXPECT_EQ(k.vkFormat, uint32_t(format));
+    EXPECT_EQ(k.pixelWidth, width);
+    EXPECT_EQ(k.pixelHeight, height);
+    EXPECT_EQ(k.pixelDepth, 0u);
+    EXPECT_EQ(k.layerCount, 0u);
+    EXPECT_EQ(k.faceCount, 1u);
+    EXPECT_EQ(k.levelCount, levels);
+    EXPECT_EQ(k.supercompression, 0u);
+    EXPECT_EQ(k.sgdOffset, 0u);
+    EXPECT_EQ(k.sgdLength, 0u);
+    EXPECT_EQ(k.vendorId, 0u);        // Khronos
+    EXPECT_EQ(k.descriptorType, 0u);  // basic
+    EXPECT_EQ(k.versionNumber, 2u);
+    EXPECT_EQ(k.colorModel, 1u);      // RGBSDA
+    EXPECT_EQ(k.colorPrimaries, 1u);  // BT.709
+    EXPECT_EQ(k.texelBlockDimensions, 0u);
+    EXPECT_EQ(k.bytesPlane0, fi.bytesPerTexel);
+    EXPECT_EQ(k.bytesPlanes1to7, 0u);
+    EXPECT_EQ(k.keyValues.count("KTXwriter"), 1u);
+    return k;
+}
+
+// Expects a KTX2 DFD of `channels` unpacked samples of `bits` bits in R G B A order.
+void expectUnpackedSamples(const Ktx2File& k, uint32_t channels, uint32_t bits, uint32_t qualifiers, uint32_t lower,
+                           uint32_t upper) {
+    ASSERT_EQ(k.samples.size(), channels);
+    static const uint32_t ids[4] = {0, 1, 2, 15};
+    for (uint32_t i = 0; i < channels; ++i) {
+        EXPECT_EQ(k.samples[i].channel, ids[i]) << "sample " << i;
+        EXPECT_EQ(k.samples[i].bitOffset, bits * i) << "sample " << i;
+        EXPECT_EQ(k.samples[i].bitLength, bits) << "sample " << i;
+        EXPECT_EQ(k.samples[i].qualifiers, qualifiers) << "sample " << i;
+        EXPECT_EQ(k.samples[i].lower, lower) << "sample " << i;
+        EXPECT_EQ(k.samples[i].upper, upper) << "sample " << i;
+    }
+}
+
+void expectWithinReference(VkFormat format, const uint8_t* gpu, const vkspd::ReferenceLevel& ref, double tolerance,
+                           uint32_t level) {
+    const vkspd::LevelError e = vkspd::compareLevel(format, gpu, ref, tolerance);
+    EXPECT_EQ(e.overTolerance, 0u) << "level " << level << ": worst error " << e.worst << " at texel " << e.worstTexel;
+    EXPECT_FALSE(e.nanMismatch) << "level " << level;
+}
+
+TEST_F(Cli, BundledImageLinearRgba8) {
+    const CliRun r = run({kSample, "-o", "out", "--linear", "--verify", "--json", "report.json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("verified: every level within 1 ulp"), std::string::npos) << r.out;
+
+    // One PNG per level, named and sized by the mip rule; level 0 is the input unchanged.
+    const std::vector<uint8_t> level0 = sampleRgba8();
+    const auto ref = referenceFor(VK_FORMAT_R8G8B8A8_UNORM, level0.data(), kSampleWidth, kSampleHeight, kSampleLevels);
+    ASSERT_EQ(ref.size(), kSampleLevels);
+    const Ktx2File k = checkKtx2(dir_ / "out/vkspd-sample.ktx2", VK_FORMAT_R8G8B8A8_UNORM, kSampleWidth, kSampleHeight,
+                                 kSampleLevels);
+    EXPECT_EQ(k.typeSize, 1u);
+    EXPECT_EQ(k.transfer, 1u);  // linear
+    expectUnpackedSamples(k, 4, 8, 0, 0, 255);
+    ASSERT_EQ(k.levels.size(), kSampleLevels);
+    for (uint32_t l = 0; l < kSampleLevels; ++l) {
+        const uint32_t w = vkspd::mipExtent(kSampleWidth, l), h = vkspd::mipExtent(kSampleHeight, l);
+        const fs::path png = dir_ / "out" / levelName(l, w, h);
+        int pw = 0, ph = 0, pc = 0;
+        stbi_uc* p = stbi_load(png.c_str(), &pw, &ph, &pc, 0);
+        ASSERT_TRUE(p) << png;
+        EXPECT_EQ(uint32_t(pw), w);
+        EXPECT_EQ(uint32_t(ph), h);
+        EXPECT_EQ(pc, 4);
+        const size_t bytes = size_t(w) * h * 4;
+        if (l == 0) EXPECT_EQ(0, std::memcmp(p, level0.data(), bytes));
+        else expectWithinReference(VK_FORMAT_R8G8B8A8_UNORM, p, ref[l], 1.0, l);
+        // The KTX2 level holds the same bytes.
+        EXPECT_EQ(0, std::memcmp(p, k.levelData(l), bytes)) << "level " << l;
+        stbi_image_free(p);
+    }
+
+    // The contact sheet: every level left to right, 4 columns apart, level 0 at the left.
+    int sw = 0, sh = 0, sc = 0;
+    stbi_uc* sheet = stbi_load((dir_ / "out/contact_sheet.png").c_str(), &sw, &sh, &sc, 4);
+    ASSERT_TRUE(sheet);
+    uint32_t expectWidth = 0;
+    for (uint32_t l = 0; l < kSampleLevels; ++l) expectWidth += vkspd::mipExtent(kSampleWidth, l) + (l ? 4 : 0);
+    EXPECT_EQ(uint32_t(sw), expectWidth);
+    EXPECT_EQ(uint32_t(sh), kSampleHeight);
+    EXPECT_EQ(0, std::memcmp(sheet, level0.data(), 4 * kSampleWidth));  // first row of level 0
+    EXPECT_EQ(0, std::memcmp(sheet + 4 * (kSampleWidth + 4), k.levelData(1), 4 * (kSampleWidth / 2)));
+    stbi_image_free(sheet);
+
+    // Nothing else in the folder (no temporaries).
+    EXPECT_EQ(filesIn(dir_ / "out").size(), kSampleLevels + 2);
+
+    EXPECT_TRUE(json("report.json",
+                     "d['exitCode'] == 0 and d['device']['name'] and len(d['files']) == 1 and "
+                     "d['files'][0]['format'] == 'rgba8' and d['files'][0]['levels'] == 9 and "
+                     "d['files'][0]['width'] == 333 and d['files'][0]['verify']['ok'] and "
+                     "len(d['files'][0]['verify']['levels']) == 8 and "
+                     "all(l['worstError'] <= 1 for l in d['files'][0]['verify']['levels']) and "
+                     "d['files'][0]['dispatch']['groups'] == [6, 3, 1] and len(d['files'][0]['outputs']) == 11"));
+}
+
+TEST_F(Cli, HalfFloatChainWritesHdrLevelsAndMatchesTheReference) {
+    const CliRun r = run({kSample, "-o", "out", "--linear", "--format", "rgba16f", "--verify"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const VkFormat f = VK_FORMAT_R16G16B16A16_SFLOAT;
+    const Ktx2File k = checkKtx2(dir_ / "out/vkspd-sample.ktx2", f, kSampleWidth, kSampleHeight, kSampleLevels);
+    EXPECT_EQ(k.typeSize, 2u);
+    expectUnpackedSamples(k, 4, 16, 0x80 | 0x40, 0xBF800000u, 0x3F800000u);  // float, signed, -1..1
+    // Level 0 holds the 8-bit codes as linear values; the others are within the FP16 path's 4 ulp.
+    const std::vector<uint8_t> codes = sampleRgba8();
+    std::vector<float> values(k.levels[0].length / 2);
+    ASSERT_TRUE(vkspd::decodeTexels(f, k.levelData(0), kSampleWidth * kSampleHeight, values.data()));
+    for (size_t i = 0; i < values.size(); i += 97) EXPECT_NEAR(values[i], codes[i] / 255.0, 1e-3) << i;
+    const auto ref = referenceFor(f, k.levelData(0), kSampleWidth, kSampleHeight, kSampleLevels);
+    for (uint32_t l = 1; l < kSampleLevels; ++l)
+        expectWithinReference(f, k.levelData(l), ref[l], vkspd::toleranceFor(f, true), l);
+    // Radiance HDR files of the same values, to RGBE's 8-bit shared-exponent precision.
+    for (uint32_t l = 0; l < kSampleLevels; ++l) {
+        const uint32_t w = vkspd::mipExtent(kSampleWidth, l), h = vkspd::mipExtent(kSampleHeight, l);
+        int hw = 0, hh = 0, hc = 0;
+        float* hdr = stbi_loadf((dir_ / "out" / levelName(l, w, h, ".hdr")).c_str(), &hw, &hh, &hc, 4);
+        ASSERT_TRUE(hdr) << "level " << l;
+        EXPECT_EQ(uint32_t(hw), w);
+        EXPECT_EQ(uint32_t(hh), h);
+        std::vector<float> stored(size_t(w) * h * 4);
+        ASSERT_TRUE(vkspd::decodeTexels(f, k.levelData(l), size_t(w) * h, stored.data()));
+        for (size_t t = 0; t < size_t(w) * h; ++t) {
+            const float peak = std::max({stored[4 * t], stored[4 * t + 1], stored[4 * t + 2]});
+            for (int c = 0; c < 3; ++c)
+                ASSERT_NEAR(hdr[4 * t + c], stored[4 * t + c], peak / 128 + 1e-6) << "level " << l << " texel " << t;
+        }
+        stbi_image_free(hdr);
+    }
+}
+
+TEST_F(Cli, SixteenBitUnormChainWritesSixteenBitPngs) {
+    const CliRun r = run({kSample, "-o", "out", "--linear", "--format", "rgba16", "--verify"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const VkFormat f = VK_FORMAT_R16G16B16A16_UNORM;
+    const Ktx2File k = checkKtx2(dir_ / "out/vkspd-sample.ktx2", f, kSampleWidth, kSampleHeight, kSampleLevels);
+    EXPECT_EQ(k.typeSize, 2u);
+    expectUnpackedSamples(k, 4, 16, 0, 0, 65535);
+    const auto ref = referenceFor(f, k.levelData(0), kSampleWidth, kSampleHeight, kSampleLevels);
+    const std::vector<uint8_t> codes = sampleRgba8();
+    for (uint32_t l = 0; l < kSampleLevels; ++l) {
+        const uint32_t w = vkspd::mipExtent(kSampleWidth, l), h = vkspd::mipExtent(kSampleHeight, l);
+        const std::string png = (dir_ / "out" / levelName(l, w, h)).string();
+        EXPECT_TRUE(stbi_is_16_bit(png.c_str())) << png;
+        int pw = 0, ph = 0, pc = 0;
+        stbi_us* p = stbi_load_16(png.c_str(), &pw, &ph, &pc, 0);
+        ASSERT_TRUE(p) << png;
+        EXPECT_EQ(uint32_t(pw), w);
+        EXPECT_EQ(uint32_t(ph), h);
+        EXPECT_EQ(pc, 4);
+        // The PNG holds exactly the stored 16-bit values (the KTX2 bytes are little-endian).
+        EXPECT_EQ(0, std::memcmp(p, k.levelData(l), size_t(w) * h * 8)) << "level " << l;
+        if (l == 0)
+            for (size_t i = 0; i < codes.size(); i += 101) EXPECT_EQ(p[i], codes[i] * 257u) << i;
+        else
+            expectWithinReference(f, k.levelData(l), ref[l], 1.0, l);
+        stbi_image_free(p);
+    }
+}
+
+// Needs the sRGB single pass from the library (issue 4).
+TEST_F(Cli, EightBitColourDefaultsToSrgb) {
+    const CliRun r = run({kSample, "-o", "out", "--verify"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const VkFormat f = VK_FORMAT_R8G8B8A8_SRGB;
+    const Ktx2File k = checkKtx2(dir_ / "out/vkspd-sample.ktx2", f, kSampleWidth, kSampleHeight, kSampleLevels);
+    EXPECT_EQ(k.transfer, 2u);  // sRGB
+    ASSERT_EQ(k.samples.size(), 4u);
+    EXPECT_EQ(k.samples[0].qualifiers, 0u);
+    EXPECT_EQ(k.samples[3].qualifiers, 0x10u);  // alpha is linear
+    const std::vector<uint8_t> codes = sampleRgba8();
+    EXPECT_EQ(0, std::memcmp(k.levelData(0), codes.data(), codes.size()));  // sRGB codes as in the file
+    const auto ref = referenceFor(f, k.levelData(0), kSampleWidth, kSampleHeight, kSampleLevels);
+    for (uint32_t l = 1; l < kSampleLevels; ++l) expectWithinReference(f, k.levelData(l), ref[l], 1.0, l);
+}
+
+// Needs the MinMax reduction on the GPU from the library (issue 4).
+TEST_F(Cli, MinMaxChainHoldsMinimumAndMaximumOfTheFirstChannel) {
+    const CliRun r = run({kSample, "-o", "out", "--reduction", "minmax", "--verify"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const VkFormat f = VK_FORMAT_R8G8_UNORM;
+    const Ktx2File k = checkKtx2(dir_ / "out/vkspd-sample.ktx2", f, kSampleWidth, kSampleHeight, kSampleLevels);
+    expectUnpackedSamples(k, 2, 8, 0, 0, 255);
+    const std::vector<uint8_t> codes = sampleRgba8();
+    for (size_t t = 0; t < size_t(kSampleWidth) * kSampleHeight; ++t) {
+        ASSERT_EQ(k.levelData(0)[2 * t], codes[4 * t]) << t;
+        ASSERT_EQ(k.levelData(0)[2 * t + 1], codes[4 * t]) << t;
+    }
+    const auto ref =
+        referenceFor(f, k.levelData(0), kSampleWidth, kSampleHeight, kSampleLevels, vkspd::Reduction::MinMax);
+    ASSERT_EQ(ref.size(), kSampleLevels);
+    for (uint32_t l = 1; l < kSampleLevels; ++l) expectWithinReference(f, k.levelData(l), ref[l], 0.0, l);
+    // Two-channel levels are written as RGB PNGs with blue 0.
+    int pw = 0, ph = 0, pc = 0;
+    stbi_uc* p = stbi_load((dir_ / "out" / levelName(1, 166, 93)).c_str(), &pw, &ph, &pc, 0);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(pc, 3);
+    EXPECT_EQ(p[0], k.levelData(1)[0]);
+    EXPECT_EQ(p[1], k.levelData(1)[1]);
+    EXPECT_EQ(p[2], 0);
+    stbi_image_free(p);
+}
+
+// Needs the Max reduction on the GPU from the library (issue 4).
+TEST_F(Cli, MaxChainIsBitExact) {
+    const CliRun r = run({kSample, "-o", "out", "--reduction", "max", "--linear", "--verify"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const VkFormat f = VK_FORMAT_R8G8B8A8_UNORM;
+    const Ktx2File k = checkKtx2(dir_ / "out/vkspd-sample.ktx2", f, kSampleWidth, kSampleHeight, kSampleLevels);
+    const auto ref = referenceFor(f, k.levelData(0), kSampleWidth, kSampleHeight, kSampleLevels, vkspd::Reduction::Max);
+    ASSERT_EQ(ref.size(), kSampleLevels);
+    for (uint32_t l = 1; l < kSampleLevels; ++l) expectWithinReference(f, k.levelData(l), ref[l], 0.0, l);
+}
+
+struct BadCase {
+    std::vector<std::string> args;
+    int code;
+    std::string message;  // Part of the one error line.
+};
+
+TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
+    std::ofstream(dir_ / "a-file") << "x";
+    const std::vector<BadCase> cases = {
+        {{"missing.png"}, 3, "vkspd: missing.png: cannot read: No such file or directory"},
+        {{"."}, 3, "vkspd: .: cannot read: Is a directory"},
+        {{kCorpus + "/png_truncated_in_idat.png"}, 3, "png_truncated_in_idat.png: truncated PNG"},
+        {{kCorpus + "/png_corrupt_zlib.png"}, 3, "png_corrupt_zlib.png: cannot decode PNG"},
+        {{kCorpus + "/png_huge_header_20000x1.png"}, 3, "20000x1 exceeds this device's maxImageDimension2D"},
+        {{kCorpus + "/bmp_negative_width.bmp"}, 3, "bmp_negative_width.bmp: BMP of zero size"},
+        {{kCorpus + "/jpeg_dht_over_256_symbols.jpg"}, 3, "a Huffman table of"},
+        {{kCorpus + "/text_file.png"}, 3, "text_file.png: not an image of a supported type"},
+        {{kCorpus + "/empty_file.png"}, 3, "empty_file.png: empty file"},
+        {{kSample, "--bogus"}, 2, "vkspd: unknown option --bogus"},
+        {{kSample, "--format", "rgb9"}, 2, "vkspd: --format rgb9: unknown format"},
+        {{kSample, "--reduction", "median"}, 2, "expected avg, min, max or minmax"},
+        {{kSample, "--reduction", "minmax", "--format", "rgba8"}, 2, "needs a two-channel --format"},
+        {{kSample, "--bench", "0"}, 2, "--bench 0: expected a run count"},
+        {{kSample, "--fp16", "--fp32"}, 2, "contradict"},
+        {{kSample, "-o"}, 2, "-o needs a value"},
+        {{}, 2, "no input image"},
+        {{kSample, "--device", "99"}, 2, "--device 99: there are only"},
+        {{kSample, "--device", "no-such-gpu-name"}, 2, "no device name contains it"},
+        {{kSample, "-o", "a-file/sub"}, 5, "vkspd: a-file/sub: cannot create folder: Not a directory"},
+    };
+    for (const BadCase& c : cases) {
+        std::vector<std::string> args = c.args;
+        if (std::find(args.begin(), args.end(), "-o") == args.end() && c.code != 2) {
+            args.push_back("-o");
+            args.push_back("out");
+        }
+        const CliRun r = run(args);
+        const std::string what = ::testing::PrintToString(c.args);
+        EXPECT_EQ(r.code, c.code) << what << "\n" << r.err;
+        const auto errLines = lines(r.err);
+        ASSERT_EQ(errLines.size(), 1u) << what << "\n" << r.err;
+        EXPECT_EQ(errLines[0].rfind("vkspd: ", 0), 0u) << errLines[0];
+        EXPECT_NE(errLines[0].find(c.message), std::string::npos) << what << "\n" << errLines[0];
+        EXPECT_TRUE(filesIn(dir_ / "out").empty()) << what;
+    }
+}
+
+TEST_F(Cli, FailedWriteLeavesNothingHalfWritten) {
+    // A folder where the contact sheet must go: the last renames fail, after the levels were
+    // written and some renamed; every new file of the input must be gone again.
+    fs::create_directories(dir_ / "out/contact_sheet.png");
+    const CliRun r = run({kSample, "-o", "out", "--linear"});
+    EXPECT_EQ(r.code, 5) << r.err;
+    const auto errLines = lines(r.err);
+    ASSERT_EQ(errLines.size(), 1u) << r.err;
+    EXPECT_NE(errLines[0].find("contact_sheet.png"), std::string::npos) << errLines[0];
+    EXPECT_EQ(filesIn(dir_ / "out"), std::vector<std::string>{"contact_sheet.png"});
+
+    // Same for the KTX2 file, the last one added.
+    fs::remove_all(dir_ / "out");
+    fs::create_directories(dir_ / "out/vkspd-sample.ktx2");
+    EXPECT_EQ(run({kSample, "-o", "out", "--linear"}).code, 5);
+    EXPECT_EQ(filesIn(dir_ / "out"), std::vector<std::string>{"vkspd-sample.ktx2"});
+}
+
+TEST_F(Cli, BatchGoesOnPastBadFilesAndExitsNonZero) {
+    fs::create_directories(dir_ / "a");
+    fs::create_directories(dir_ / "b");
+    fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "a/x.png");
+    fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "b/x.png");
+    const CliRun r = run({kSample, "missing.png", "a/x.png", kCorpus + "/png_truncated_in_idat.png", "b/x.png", "-o",
+                          "out", "--linear", "--verify", "--json", "report.json"});
+    EXPECT_EQ(r.code, 3) << r.err;  // the first failure's code
+    // Outputs for the good inputs only, in a folder each (x and x-2 for the two x.png).
+    EXPECT_EQ(filesIn(dir_ / "out"), (std::vector<std::string>{"vkspd-sample", "x", "x-2"}));
+    EXPECT_EQ(filesIn(dir_ / "out/vkspd-sample").size(), kSampleLevels + 2);
+    EXPECT_EQ(filesIn(dir_ / "out/x"), (std::vector<std::string>{"contact_sheet.png", "level_00_5x3.png",
+                                                                 "level_01_2x1.png", "level_02_1x1.png", "x.ktx2"}));
+    EXPECT_EQ(filesIn(dir_ / "out/x-2").size(), 5u);
+    // One error line per bad input, plain progress lines (standard error is not a terminal), a total.
+    EXPECT_NE(r.err.find("vkspd: missing.png: cannot read"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("png_truncated_in_idat.png: truncated PNG"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("vkspd: [1/5] " + kSample + ": ok"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("vkspd: [2/5] missing.png: failed (exit code 3)"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("vkspd: [5/5] b/x.png: ok"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("vkspd: 2 of 5 inputs failed"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find('\r'), std::string::npos);  // no bar drawing when not a terminal
+    EXPECT_TRUE(json("report.json", "d['exitCode'] == 3 and [f['exitCode'] for f in d['files']] == [0, 3, 0, 3, 0] "
+                                    "and d['files'][1]['error'].startswith('cannot read')"));
+}
+
+TEST_F(Cli, CorpusThroughTheCli) {
+    // Every hand-made corpus file in one batch: the valid ones give chains, the others one line
+    // each and exit code 3; nothing crashes.
+    std::vector<std::string> args;
+    std::vector<std::pair<std::string, bool>> expected;  // name, loads
+    std::ifstream list(std::string(VKSPD_SOURCE_DIR) + "/tests/fuzz/expected.txt");
+    for (std::string line; std::getline(list, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        const std::string name = line.substr(0, line.find(' '));
+        args.push_back(kCorpus + "/" + name);
+        expected.push_back({name, line.find(" ok ") != std::string::npos});
+    }
+    ASSERT_GT(expected.size(), 30u);
+    args.insert(args.end(), {"-o", "out", "--linear", "--verify", "--quiet"});
+    const CliRun r = run(args);
+    EXPECT_EQ(r.code, 3);
+    size_t errors = 0;
+    for (const auto& e : expected) {
+        const bool reported = r.err.find("/" + e.first + ": ") != std::string::npos;
+        EXPECT_EQ(reported, !e.second) << e.first << "\n" << r.err;
+        const std::string folder = e.first.substr(0, e.first.rfind('.'));
+        EXPECT_EQ(fs::exists(dir_ / "out" / folder), e.second) << e.first;
+        errors += e.second ? 0 : 1;
+    }
+    EXPECT_EQ(lines(r.err).size(), errors) << r.err;  // --quiet: the error lines only
+}
+
+TEST_F(Cli, ProgressBarOnATerminal) {
+    // script(1) gives the CLI a terminal; its output (standard output and error) is the typescript.
+    if (std::system("command -v script > /dev/null") != 0) GTEST_SKIP() << "script(1) not installed";
+    fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "a.png");
+    const bool validation = std::getenv("VKSPD_TEST_NO_VALIDATION") == nullptr;
+    const std::string cli = std::string(validation ? "VKSPD_VALIDATION=1 " : "") + quote(VKSPD_CLI) + " " +
+                            quote(kSample) + " a.png missing.png --linear -o out";
+    const std::string cmd = "cd " + quote(dir_.string()) + " && script -qec " + quote(cli) +
+                            " /dev/null < /dev/null > typescript.txt 2>&1";
+    const int status = std::system(cmd.c_str());
+    const std::string typescript = readText(dir_ / "typescript.txt");
+    EXPECT_EQ(WEXITSTATUS(status), 3) << typescript;
+    EXPECT_NE(typescript.find("\r\033[K["), std::string::npos) << typescript;  // redrawn in place
+    EXPECT_NE(typescript.find("] 100%  3/3 missing.png: failed"), std::string::npos) << typescript;
+    EXPECT_NE(typescript.find("2/3 a.png: generating"), std::string::npos) << typescript;
+    EXPECT_NE(typescript.find("vkspd: missing.png: cannot read"), std::string::npos) << typescript;
+    EXPECT_EQ(typescript.find("vkspd: [1/3]"), std::string::npos);  // no plain lines on a terminal
+    EXPECT_EQ(typescript.find("validation:"), std::string::npos) << typescript;
+}
+
+TEST_F(Cli, HelpExplainsEveryOption) {
+    const CliRun r = run({"--help"});
+    ASSERT_EQ(r.code, 0);
+    for (const char* option : {"-o, --output", "--format", "--reduction", "--srgb", "--linear", "--fp16", "--fp32",
+                               "--path quad|lds", "--device N|NAME", "--list-devices", "--verify", "--json", "--bench",
+                               "--no-write", "--random", "--quiet", "--help", "VKSPD_VALIDATION", "exit codes",
+                               "examples:"})
+        EXPECT_NE(r.out.find(option), std::string::npos) << option;
+    for (const char* format : {"rgba8-srgb", "bgra8", "r8-snorm", "rgba16", "rgba16f", "r32f", "rgba32f", "b10g11r11f",
+                               "a2b10g10r10"})
+        EXPECT_NE(r.out.find(std::string("    ") + format + " "), std::string::npos) << format;
+    for (int code = 0; code <= 5; ++code)
+        EXPECT_NE(r.out.find("\n  " + std::to_string(code) + "  "), std::string::npos) << "exit code " << code;
+}
+
+TEST_F(Cli, ListsDevicesAndPicksOneByName) {
+    const CliRun list = run({"--list-devices"});
+    ASSERT_EQ(list.code, 0) << list.err;
+    ASSERT_EQ(list.out.rfind("0: ", 0), 0u) << list.out;
+    EXPECT_NE(list.out.find("<- chosen"), std::string::npos) << list.out;
+    // The first word of device 0's name picks it.
+    const std::string first = list.out.substr(3, list.out.find_first_of(" (", 3) - 3);
+    const CliRun r = run({kSample, "--device", first, "--linear", "--no-write", "--json", "r.json"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(json("r.json", "d['device']['index'] == 0 and d['device']['name'].startswith('" + first + "')"));
+    EXPECT_TRUE(filesIn(dir_ / "vkspd-out").empty());  // --no-write
+}
+
+TEST_F(Cli, BenchReportsTimestamps) {
+    const CliRun r = run({kSample, "--linear", "--bench", "3", "--no-write", "--json", "r.json"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("bench: 3 runs after 5 warm-up: median"), std::string::npos) << r.out;
+    EXPECT_TRUE(json("r.json", "d['files'][0]['bench']['runs'] == 3 and d['files'][0]['bench']['medianUs'] > 0 and "
+                               "0 < d['files'][0]['bench']['minUs'] <= d['files'][0]['bench']['medianUs'] and "
+                               "d['files'][0]['bench']['effectiveGBps'] > 0"));
+}
+
+TEST_F(Cli, ReadsStandardInput) {
+    const std::string cmd = "cd " + quote(dir_.string()) + " && " + quote(VKSPD_CLI) + " - --linear -o out < " +
+                            quote(kSample) + " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    const Ktx2File k = checkKtx2(dir_ / "out/stdin.ktx2", VK_FORMAT_R8G8B8A8_UNORM, kSampleWidth, kSampleHeight,
+                                 kSampleLevels);
+    const std::vector<uint8_t> codes = sampleRgba8();
+    EXPECT_EQ(0, std::memcmp(k.levelData(0), codes.data(), codes.size()));
+}
+
+TEST_F(Cli, JsonToStandardOutputIsTheOnlyOutput) {
+    const CliRun r = run({kSample, "--linear", "--no-write", "--verify", "--json", "-"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    std::ofstream(dir_ / "stdout.json") << r.out;
+    EXPECT_TRUE(json("stdout.json", "d['files'][0]['verify']['ok']"));
+}
+
+}  // namespace
