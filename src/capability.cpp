@@ -78,6 +78,11 @@ Decision decide(Context c, VkFormat format, VkImageUsageFlags usage, VkImageCrea
                             "colour image (for example R32_SFLOAT, or R32G32_SFLOAT for MinMax)";
         return d;
     }
+    if (reduction == Reduction::MinMax && d.format.channels != 2) {
+        cap.reason = "Reduction::MinMax writes two channels (R = min, G = max): " + name +
+                     " has " + std::to_string(d.format.channels);
+        return d;
+    }
     const bool hasSource = sourceFormat != VK_FORMAT_UNDEFINED;
     if (hasSource) {
         if (!getFormatInfo(sourceFormat, &d.sourceFormat)) {
@@ -88,22 +93,15 @@ Decision decide(Context c, VkFormat format, VkImageUsageFlags usage, VkImageCrea
             cap.reason = std::string("source format ") + d.sourceFormat.name + " lacks " + m + " on this device";
             return d;
         }
-        const uint32_t want = reduction == Reduction::MinMax ? 2 : d.format.channels;
-        if (d.sourceFormat.channels != want && !(reduction == Reduction::MinMax && d.sourceFormat.channels == 1)) {
+        // The source has the image's channels; MinMax may also start from one channel (v, v).
+        const bool fits = d.sourceFormat.channels == d.format.channels ||
+                          (reduction == Reduction::MinMax && d.sourceFormat.channels == 1);
+        if (!fits) {
             cap.reason = std::string("source format ") + d.sourceFormat.name + " has " +
                          std::to_string(d.sourceFormat.channels) + " channels; " + name + " needs " +
-                         (reduction == Reduction::MinMax ? "1 (or 2) for MinMax" : std::to_string(want));
+                         (reduction == Reduction::MinMax ? "1 (or 2) for MinMax" : std::to_string(d.format.channels));
             return d;
         }
-    } else if (reduction == Reduction::MinMax && d.format.channels != 2) {
-        cap.reason = "Reduction::MinMax writes two channels (R = min, G = max): " + name +
-                     " has " + std::to_string(d.format.channels);
-        return d;
-    }
-    if (hasSource && reduction == Reduction::MinMax && d.format.channels != 2) {
-        cap.reason = "Reduction::MinMax writes two channels (R = min, G = max): " + name +
-                     " has " + std::to_string(d.format.channels);
-        return d;
     }
     if (reduction == Reduction::Custom && !customAvailable) {
         cap.reason = "Reduction::Custom needs MipGenInfo::customReduction (createCustomReduction)";
@@ -134,8 +132,9 @@ Decision decide(Context c, VkFormat format, VkImageUsageFlags usage, VkImageCrea
     if (whyNotSingle.empty()) {
         cap.path = Path::SinglePass;
         cap.exact = true;
-        cap.fp16 = d.format.fp16Capable && c->info.shaderFloat16Enabled && reduction != Reduction::Custom &&
-                   (!hasSource || d.sourceFormat.fp16Capable);
+        d.fp16Possible = d.format.fp16Capable && reduction != Reduction::Custom &&
+                         (!hasSource || d.sourceFormat.fp16Capable);
+        cap.fp16 = d.fp16Possible && c->info.shaderFloat16Enabled;
         cap.storageFormat = d.format.storageFormat;
         cap.reason = "single pass: one compute dispatch";
         if (srgb) {

@@ -61,6 +61,7 @@ struct Decision {
     FormatInfo format;
     FormatInfo sourceFormat;  // of a SourceImage (format UNDEFINED when there is none)
     uint32_t reduction = VKSPD_REDUCTION_AVERAGE;  // VKSPD_REDUCTION_*
+    bool fp16Possible = false;  // the formats and reduction allow the FP16 path (the device may not)
 };
 
 }  // namespace vkspd

@@ -130,8 +130,7 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
                         " bytes of scratch data, more than the device's maxStorageBufferRange " +
                         std::to_string(range) + "; generate fewer layers per call");
 
-    const bool fp16Possible = req->decision.format.fp16Capable && req->decision.reduction != VKSPD_REDUCTION_CUSTOM &&
-                              (!req->hasSource || req->decision.sourceFormat.fp16Capable);
+    const bool fp16Possible = req->decision.fp16Possible;
     switch (info.precision) {
     case Precision::FP16:
         if (!fp16Possible)
