@@ -25,6 +25,11 @@
 #if VKSPD_FP16
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
+#ifdef VKSPD_DEBUG_MAP
+#ifdef VKSPD_SM_BUILTINS
+#extension GL_NV_shader_sm_builtins : require
+#endif
+#endif
 #pragma use_vulkan_memory_model
 
 #include "vkspd_shared.h"
@@ -44,6 +49,10 @@ layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2DArray lev
 layout(set = 0, binding = VKSPD_BINDING_COUNTERS) coherent buffer Counters { uint counters[]; };
 layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[]; };
 layout(push_constant) uniform Push { PushConstants pc; };
+#ifdef VKSPD_DEBUG_MAP
+// Developer tools only (include/vkspd/debug.hpp): separate pipelines, never generateMips.
+layout(set = 0, binding = VKSPD_BINDING_DEBUG_MAP) buffer DebugMap { uint debugMap[]; };
+#endif
 
 // Shared memory (FP32: 14 KiB, inside Vulkan's guaranteed 16 KiB). ldsA holds half of level 1
 // (33 x 18 texels, the extra column and row are the partial sums for the left and upper
@@ -608,6 +617,22 @@ void main() {
         }
     }
     runStage(0, ivec2(gl_WorkGroupID.xy));
+#ifdef VKSPD_DEBUG_MAP
+    // The group has finished its own tile: record when (the finish counter), and where.
+    if (gTid == 0) {
+        uint tile = (gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * gl_NumWorkGroups.x +
+                    gl_WorkGroupID.x;
+        uint at = VKSPD_DEBUG_HEADER_WORDS + tile * VKSPD_DEBUG_TILE_WORDS;
+        debugMap[at] = atomicAdd(debugMap[0], 1u);
+#ifdef VKSPD_SM_BUILTINS
+        debugMap[at + 1u] = gl_SMIDNV;
+        debugMap[at + 2u] = gl_WarpIDNV;
+        debugMap[at + 3u] = 3u;
+#else
+        debugMap[at + 3u] = 1u;
+#endif
+    }
+#endif
     // The blocks this group was elected for, stage after stage; stage s reads list s & 1 while
     // it appends to the other. Every thread reads the same shared values after a barrier, so the
     // loops are uniform.
