@@ -191,10 +191,10 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
             std::snprintf(text, sizeof text, "%g", value);
             if (!record->driverStatistics.empty()) record->driverStatistics += "; ";
             record->driverStatistics += std::string(s.name) + "=" + text;
-            // NVIDIA: "Register Count"; RADV and AMD: "VGPRs" (per lane). Spill counts are not the
-            // allocation.
+            // NVIDIA: "Register Count"; RADV and AMD: "VGPRs" (per lane). Spill counts and uniform
+            // (per-warp) registers are not the per-thread allocation.
             const std::string key = lower(s.name);
-            const bool spill = key.find("spill") != std::string::npos;
+            const bool spill = key.find("spill") != std::string::npos || key.find("uniform") != std::string::npos;
             if (!spill && (key.find("register") != std::string::npos || key == "vgprs"))
                 record->resources.registersPerThread = uint32_t(value);
             if (!spill && (key.find("shared") != std::string::npos || key.find("lds") != std::string::npos) &&
