@@ -436,7 +436,8 @@ int runMain(int argc, char** argv) {
     if (o.occupancy) {
         vkspd::OccupancyQueryInfo q;
         q.pipelineExecutableInfoEnabled = g.pipelineStatistics;
-        q.reductions = {o.reduction};
+        q.reductions = {vkspd::Reduction::Average, vkspd::Reduction::Min, vkspd::Reduction::Max,
+                        vkspd::Reduction::MinMax};
         std::vector<vkspd::OccupancyRecord> records;
         if (vkspd::Result r = vkspd::queryOccupancy(context, q, &records); !r.ok()) {
             std::fprintf(stderr, "vkspd: --occupancy: %s\n", r.message.c_str());
