@@ -338,7 +338,7 @@ Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipe
     if (quad && !c->quadSupported)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the quad variant needs quad subgroup operations");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
-    if (!c->debugPipelineLayout) {
+    if (!c->debugSetLayout) {
         // The normal bindings plus the map; a layout of its own so the normal one is untouched.
         VkDescriptorSetLayoutBinding bindings[5] = {};
         bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
@@ -357,13 +357,15 @@ Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipe
         li.pBindings = bindings;
         VkResult r = c->fn.vkCreateDescriptorSetLayout(c->device(), &li, c->allocator(), &c->debugSetLayout);
         if (r != VK_SUCCESS) return vkFail(r, "vkCreateDescriptorSetLayout");
+    }
+    if (!c->debugPipelineLayout) {
         VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(shader::PushConstants)};
         VkPipelineLayoutCreateInfo pi{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
         pi.setLayoutCount = 1;
         pi.pSetLayouts = &c->debugSetLayout;
         pi.pushConstantRangeCount = 1;
         pi.pPushConstantRanges = &range;
-        r = c->fn.vkCreatePipelineLayout(c->device(), &pi, c->allocator(), &c->debugPipelineLayout);
+        VkResult r = c->fn.vkCreatePipelineLayout(c->device(), &pi, c->allocator(), &c->debugPipelineLayout);
         if (r != VK_SUCCESS) return vkFail(r, "vkCreatePipelineLayout");
     }
     VkPipeline& p = c->debugPipelines[smBuiltins ? 1 : 0][fp16 ? 1 : 0][quad ? 1 : 0];
