@@ -33,7 +33,8 @@ uint32_t declaredSharedBytes(bool fp16) {
 
 bool hasExtension(Context c, const char* name) {
     uint32_t n = 0;
-    if (c->fn.vkEnumerateDeviceExtensionProperties(c->info.physicalDevice, nullptr, &n, nullptr) != VK_SUCCESS) return false;
+    if (c->fn.vkEnumerateDeviceExtensionProperties(c->info.physicalDevice, nullptr, &n, nullptr) != VK_SUCCESS)
+        return false;
     std::vector<VkExtensionProperties> all(n);
     if (c->fn.vkEnumerateDeviceExtensionProperties(c->info.physicalDevice, nullptr, &n, all.data()) != VK_SUCCESS)
         return false;
@@ -61,7 +62,8 @@ SmLimits deviceLimits(Context c, uint32_t* smCount, std::string* source) {
     if (p.vendorID == 0x10DE) {
         uint32_t warpsPerSm = 0;
         if (hasExtension(c, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
-            VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+            VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
+                VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
             VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
             p2.pNext = &sm;
             c->fn.vkGetPhysicalDeviceProperties2(c->info.physicalDevice, &p2);
@@ -266,7 +268,8 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     if (fp16 && !c->info.shaderFloat16Enabled) continue;
                     if (quad && !c->quadSupported) continue;
                     OccupancyRecord rec;
-                    rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") + (quad ? " quad" : " lds");
+                    rec.variant =
+                        std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") + (quad ? " quad" : " lds");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
                     rec.quad = quad != 0;

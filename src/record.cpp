@@ -6,6 +6,8 @@
 #include <vkspd/debug.hpp>
 #include <vkspd/reference.hpp>
 
+#include <algorithm>
+
 namespace vkspd {
 namespace {
 
@@ -660,6 +662,13 @@ Result generateMipsDebugMap(Context c, VkCommandBuffer cmd, const MipGenInfo& in
     return guarded([&]() -> Result {
         if (!cmd) return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: the command buffer is null");
         if (!map.buffer) return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: DebugMapInfo::buffer is null");
+        // A storage buffer offset, and a vkCmdFillBuffer offset (a multiple of 4).
+        const VkDeviceSize align =
+            std::max<VkDeviceSize>(c ? c->properties.limits.minStorageBufferOffsetAlignment : 1, 4);
+        if (map.offset % align != 0)
+            return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: DebugMapInfo::offset " + std::to_string(map.offset) +
+                                              " is not a multiple of " + std::to_string(align) +
+                                              " (minStorageBufferOffsetAlignment, and 4)");
         Request req;
         Result r = checkDebugRequest(c, info, &req);
         if (r.ok()) r = recordSinglePass(c, cmd, info, req, &map);

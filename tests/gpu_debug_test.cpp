@@ -86,7 +86,8 @@ void checkDebugMap(Harness* h, uint32_t w, uint32_t ht, uint32_t layers) {
         orders.push_back(entries[t].order);
     }
     std::sort(orders.begin(), orders.end());
-    for (uint32_t t = 0; t < tiles; ++t) ASSERT_EQ(orders[t], t) << "finish orders are not a permutation of 0.." << tiles - 1;
+    for (uint32_t t = 0; t < tiles; ++t)
+        ASSERT_EQ(orders[t], t) << "finish orders are not a permutation of 0.." << tiles - 1;
     freeMapBuffer(h, map);
 
     auto gpu = h->readLevels(img);
@@ -112,6 +113,11 @@ TEST_F(GpuTest, DebugMapRefusesWhatHasNoVariant) {
         vkspd::Result r = vkspd::generateMipsDebugMap(h->context, cmd, info, mi);
         EXPECT_FALSE(r.ok());
         EXPECT_NE(r.message.find("DebugMapInfo::buffer"), std::string::npos) << r.message;
+        mi.buffer = reinterpret_cast<VkBuffer>(uintptr_t(1));  // never used: the offset is refused first
+        mi.offset = 2;
+        r = vkspd::generateMipsDebugMap(h->context, cmd, info, mi);
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find("DebugMapInfo::offset 2"), std::string::npos) << r.message;
     });
     h->destroyImage(img);
 }
@@ -126,8 +132,9 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
         EXPECT_EQ(rec.resources.threadsPerGroup, 256u);
         EXPECT_GT(rec.resources.sharedMemoryPerGroup, 0u);
         EXPECT_FALSE(rec.limitsSource.empty());
-        if (h->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        if (h->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
             EXPECT_EQ(rec.source, vkspd::OccupancySource::NotAvailable);
+        }
     }
     q.reductions = {vkspd::Reduction::Custom};
     EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok());

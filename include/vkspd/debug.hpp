@@ -122,7 +122,7 @@ struct DebugMapTile {
 /// Where the debug dispatch records its map.
 struct DebugMapInfo {
     /// A buffer with STORAGE_BUFFER and TRANSFER_DST usage holding debugMapSize() bytes from
-    /// `offset` (a multiple of minStorageBufferOffsetAlignment). generateMipsDebugMap zero-fills it
+    /// `offset` (a multiple of minStorageBufferOffsetAlignment and of 4). generateMipsDebugMap zero-fills it
     /// first; the caller makes the dispatch's writes (COMPUTE_SHADER, SHADER_WRITE) visible
     /// before reading it.
     VkBuffer buffer = VK_NULL_HANDLE;

@@ -79,7 +79,9 @@ void smColour(uint32_t id, uint8_t rgb[3]) {
     case 4: r = t, g = p, b = v; break;
     default: r = v, g = p, b = q; break;
     }
-    rgb[0] = uint8_t(std::lround(r * 255)), rgb[1] = uint8_t(std::lround(g * 255)), rgb[2] = uint8_t(std::lround(b * 255));
+    rgb[0] = uint8_t(std::lround(r * 255));
+    rgb[1] = uint8_t(std::lround(g * 255));
+    rgb[2] = uint8_t(std::lround(b * 255));
 }
 
 Picture renderOrderMap(const std::vector<vkspd::DebugMapTile>& map, uint32_t tilesX, uint32_t tilesY) {

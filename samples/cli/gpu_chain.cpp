@@ -80,8 +80,9 @@ bool runDebugMap(const Gpu& g, vkspd::Context context, const vkspd::MipGenInfo& 
     void* mapped = nullptr;
     if (vr == VK_SUCCESS) vkGetBufferMemoryRequirements(g.device, res->map, &mr);
     if (vr != VK_SUCCESS ||
-        (vr = vkspd_tools::tryAllocate(g, mr, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                       &res->mapMemory)) != VK_SUCCESS ||
+        (vr = vkspd_tools::tryAllocate(
+             g, mr, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &res->mapMemory)) !=
+            VK_SUCCESS ||
         (vr = vkBindBufferMemory(g.device, res->map, res->mapMemory, 0)) != VK_SUCCESS ||
         (vr = vkMapMemory(g.device, res->mapMemory, 0, VK_WHOLE_SIZE, 0, &mapped)) != VK_SUCCESS) {
         *reason = vkError("allocating the debug map", vr);
