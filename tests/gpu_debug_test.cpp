@@ -101,6 +101,7 @@ TEST_F(GpuTest, DebugMapEveryTileOnce65x63) { checkDebugMap(h, 65, 63, 1); }
 TEST_F(GpuTest, DebugMapEveryTileOnce130x66TwoLayers) { checkDebugMap(h, 130, 66, 2); }
 TEST_F(GpuTest, DebugMapEveryTileOnceTwoStages300x200) { checkDebugMap(h, 300, 200, 1); }
 TEST_F(GpuTest, DebugMapEveryTileOnceTall2x4095) { checkDebugMap(h, 2, 4095, 1); }
+TEST_F(GpuTest, DebugMapEveryTileOnceWide4095x3) { checkDebugMap(h, 4095, 3, 1); }
 
 TEST_F(GpuTest, DebugMapRefusesWhatHasNoVariant) {
     TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1, 1, 1, kChainUsage);

@@ -123,8 +123,8 @@ struct DebugMapTile {
 struct DebugMapInfo {
     /// A buffer with STORAGE_BUFFER and TRANSFER_DST usage holding debugMapSize() bytes from
     /// `offset` (a multiple of minStorageBufferOffsetAlignment and of 4). generateMipsDebugMap zero-fills it
-    /// first; the caller makes the dispatch's writes (COMPUTE_SHADER, SHADER_WRITE) visible
-    /// before reading it.
+    /// first (TRANSFER, TRANSFER_WRITE): the caller orders earlier accesses of the range before that,
+    /// and makes the dispatch's writes (COMPUTE_SHADER, SHADER_WRITE) visible before reading it.
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;  ///< Where the map starts in `buffer`.
     /// The device was created with VK_NV_shader_sm_builtins and its feature shaderSMBuiltins
