@@ -15,23 +15,23 @@ namespace vkspd {
 
 /// How a stored channel is encoded.
 enum class ChannelEncoding {
-    Unorm8,
-    Snorm8,
+    Unorm8,         ///< 8-bit unsigned normalized.
+    Snorm8,         ///< 8-bit signed normalized.
     Srgb8,          ///< sRGB-encoded colour channels, linear 8-bit alpha.
-    Unorm16,
-    Float16,
-    Float32,
+    Unorm16,        ///< 16-bit unsigned normalized.
+    Float16,        ///< IEEE half float.
+    Float32,        ///< IEEE single float.
     Ufloat11_10,    ///< B10G11R11_UFLOAT_PACK32: 11-bit R and G, 10-bit B unsigned floats.
     Unorm10_2,      ///< A2B10G10R10_UNORM_PACK32: 10-bit R, G, B, 2-bit A.
 };
 
 /// Facts about a format vkspd supports.
 struct FormatInfo {
-    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkFormat format = VK_FORMAT_UNDEFINED;  ///< The format described.
     const char* name = "";               ///< e.g. "R8G8B8A8_UNORM".
     uint32_t channels = 0;               ///< 1, 2, 3 or 4 (decoded values per texel, in R G B A order).
-    uint32_t bytesPerTexel = 0;
-    ChannelEncoding encoding = ChannelEncoding::Unorm8;
+    uint32_t bytesPerTexel = 0;          ///< Bytes of one stored texel.
+    ChannelEncoding encoding = ChannelEncoding::Unorm8;  ///< How each stored channel is encoded.
     bool fp16Capable = false;            ///< Half floats hold its precision (8-bit, 16-bit float,
                                          ///< B10G11R11).
     bool depth = false;                  ///< A depth format: read-only source (SourceImage).
@@ -67,22 +67,24 @@ uint32_t fullMipCount(uint32_t width, uint32_t height);
 
 /// One level of the reference chain: width * height * channels doubles, row-major.
 struct ReferenceLevel {
-    uint32_t width = 0;
-    uint32_t height = 0;
-    uint32_t channels = 0;
-    std::vector<double> texels;
+    uint32_t width = 0;          ///< Texels across.
+    uint32_t height = 0;         ///< Texels down.
+    uint32_t channels = 0;       ///< Values per texel.
+    std::vector<double> texels;  ///< width * height * channels values, linear (decoded) space.
 };
 
 /// A reduction for the CPU reference, the double-precision twin of a GLSL custom reduction
 /// (vkspd::createCustomReduction): same three operations on four channels.
 struct CpuReduction {
+    /// Sets `acc` to the empty reduction (the twin of vkspdIdentity).
     void (*identity)(double acc[4]) = nullptr;
+    /// Adds `value` with `weight` into `acc` (the twin of vkspdAccumulate).
     void (*accumulate)(double acc[4], const double value[4], double weight) = nullptr;
 };
 
 /// Options of referenceChain beyond the average.
 struct ReferenceOptions {
-    Reduction reduction = Reduction::Average;
+    Reduction reduction = Reduction::Average;  ///< The reduction, as in MipGenInfo.
     const CpuReduction* custom = nullptr;  ///< Required with Reduction::Custom.
     /// When set, every level is rounded to this format before the next one is made from it: what a
     /// chain that reads back each stored level computes (the RenderPass and BlitChain paths).
@@ -112,7 +114,7 @@ struct LevelError {
                                 ///< place; Float16, B10G11R11: ulps of that float at the reference;
                                 ///< Float32: relative error |gpu - ref| / max(|ref|, FLT_MIN).
     size_t worstTexel = 0;      ///< Texel index of the worst channel.
-    uint32_t worstChannel = 0;
+    uint32_t worstChannel = 0;  ///< Channel of the worst error in that texel.
     size_t overTolerance = 0;   ///< Channels whose error exceeds `tolerance`.
     bool nanMismatch = false;   ///< A NaN where the reference has none, or the reverse.
 };
