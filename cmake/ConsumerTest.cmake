@@ -55,3 +55,13 @@ foreach(step configure build run)
     message(FATAL_ERROR "consumer ${MODE}: ${step} failed: ${rc}")
   endif()
 endforeach()
+if(MODE STREQUAL "subdirectory")
+  # Install rules are on by default only when vkspd is the top-level project: installing the
+  # consumer must not install vkspd's headers, library or package.
+  execute_process(COMMAND ${CMAKE_COMMAND} --install ${WORK_DIR}/build --prefix ${WORK_DIR}/prefix
+                  RESULT_VARIABLE rc OUTPUT_QUIET)
+  file(GLOB_RECURSE installed ${WORK_DIR}/prefix/*)
+  if(installed)
+    message(FATAL_ERROR "add_subdirectory(vkspd) installed files: ${installed}")
+  endif()
+endif()
