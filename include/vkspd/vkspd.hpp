@@ -211,10 +211,13 @@ struct DispatchDescription {
     VkDeviceSize scratchBytes = 0;       ///< Scratch bytes the call needs.
 };
 
-/// Features to enable in VkPhysicalDeviceVulkan12Features when creating the device:
-/// vulkanMemoryModel and vulkanMemoryModelDeviceScope (required); shaderFloat16 (recommended).
-/// Extensions: VK_KHR_push_descriptor (recommended); VK_KHR_synchronization2 or Vulkan 1.3 (optional).
-/// Returns a human-readable list.
+/// What the caller must enable when creating the device, as a human-readable list (a static
+/// string; never null): Vulkan 1.2 or later with VkPhysicalDeviceVulkan12Features::
+/// vulkanMemoryModel and vulkanMemoryModelDeviceScope and VkPhysicalDeviceFeatures::
+/// shaderStorageImageWriteWithoutFormat (required); the VK_KHR_push_descriptor extension (required
+/// in this version: createContext fails without it); shaderFloat16 (recommended: the FP16 path);
+/// VK_KHR_synchronization2 or Vulkan 1.3 synchronization2 (optional). Vulkan cannot report what was
+/// enabled, so say it in ContextCreateInfo.
 const char* requiredDeviceFeatures() noexcept;
 
 /// Creates a Context for `info.device`: fetches and checks the Vulkan functions, reads the device's
