@@ -39,21 +39,26 @@ struct FormatInfo {
                                                    ///< through (the UNORM twin for sRGB).
 };
 
-/// Fills *info for a supported format and returns true; returns false otherwise.
+/// Returns true for a format vkspd supports and fills `*info` (when `info` is not null); returns
+/// false and leaves `*info` unchanged otherwise.
 bool getFormatInfo(VkFormat format, FormatInfo* info);
 
-/// Every format vkspd supports, in a fixed order.
+/// Every format vkspd supports (SPEC section 3, depth formats included), in a fixed order. The
+/// vector lives as long as the program. Whether this device can run it is queryCapability's answer.
 const std::vector<VkFormat>& supportedFormats();
 
 /// Decodes `texelCount` texels of `format` at `src` into floats, `channels` per texel, in R G B A
-/// order (BGRA formats are swizzled; sRGB colour channels are decoded to linear).
-/// Returns false for an unsupported format.
+/// order (BGRA formats are swizzled; sRGB colour channels are decoded to linear). `src` holds
+/// texelCount * FormatInfo::bytesPerTexel bytes, tightly packed; `dst` room for
+/// texelCount * FormatInfo::channels floats. Returns false (writing nothing) for an unsupported
+/// format.
 bool decodeTexels(VkFormat format, const void* src, size_t texelCount, float* dst);
 
 /// Encodes doubles (`channels` per texel, R G B A order, linear for sRGB) into `format`, rounding to
 /// nearest (ties to even for floats, half away from zero for UNORM, SNORM and sRGB), clamping
-/// UNORM and sRGB to [0, 1], SNORM to [-1, 1] and unsigned floats to [0, max]. Returns false for an
-/// unsupported or depth format.
+/// UNORM and sRGB to [0, 1], SNORM to [-1, 1] and unsigned floats to [0, max]. `src` holds
+/// texelCount * FormatInfo::channels values; `dst` room for texelCount * FormatInfo::bytesPerTexel
+/// bytes. Returns false (writing nothing) for an unsupported or depth format.
 bool encodeTexels(VkFormat format, const double* src, size_t texelCount, void* dst);
 
 /// Extent of mip level `level` of a `base`-sized axis: max(1, base >> level).
@@ -125,7 +130,10 @@ struct LevelError {
 double toleranceFor(VkFormat format, bool fp16Path);
 
 /// Compares `gpu` (the stored bytes of one level, tightly packed, width * height texels of
-/// `format`) with `ref`, counting channels over `tolerance`.
+/// `format`) with `ref`, counting channels over `tolerance` (toleranceFor gives SPEC section 3's).
+/// `gpu` holds ref.width * ref.height texels of `format`; `ref` must have that format's channel
+/// count (2 for MinMax chains). An unsupported format, a mismatched channel count or a null `gpu`
+/// returns a LevelError with `worst` infinite and every channel counted over tolerance.
 LevelError compareLevel(VkFormat format, const void* gpu, const ReferenceLevel& ref,
                         double tolerance);
 
