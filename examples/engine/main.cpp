@@ -66,8 +66,10 @@ struct Engine {
     }
 };
 
-// A whole-image barrier between queue families (src == dst: a plain barrier; the caller skips
-// ownership transfers when the families are the same).
+// A whole-image barrier; with two different families, one half of an ownership transfer (the
+// release on the old family's queue, the acquire on the new one's, with the same layouts). An
+// acquire's source stage is the stage its submission's semaphore wait names, so it chains after
+// the wait.
 void imageBarrier(VkCommandBuffer cmd, VkImage image, uint32_t levels, VkImageLayout oldLayout,
                   VkImageLayout newLayout, VkPipelineStageFlags srcStage, VkAccessFlags srcAccess,
                   VkPipelineStageFlags dstStage, VkAccessFlags dstAccess, uint32_t srcFamily,
@@ -252,7 +254,7 @@ int main() {
     VkCommandBuffer compute = e.begin(e.computePool);
     if (transfer)
         imageBarrier(compute, image, levels, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0,
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, e.graphicsFamily, e.computeFamily);
     vkspd::MipGenInfo info;
     info.image = image, info.format = format, info.extent = {width, height};
@@ -278,7 +280,7 @@ int main() {
     VkCommandBuffer next = e.begin(e.graphicsPool);
     if (transfer)
         imageBarrier(next, image, levels, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
                      VK_PIPELINE_STAGE_TRANSFER_BIT, 0, e.computeFamily, e.graphicsFamily);
     imageBarrier(next, image, levels, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT, 0,
