@@ -125,17 +125,25 @@ protected:
         volkLoadDevice(device);  // device-level calls below go straight to the driver
         vkGetDeviceQueue(device, family, 0, &queue);
 
+        fp16 = supported12.shaderFloat16 == VK_TRUE;
+    }
+
+    // A Context reaching Vulkan through volk's vkGetInstanceProcAddr, and volk's
+    // vkGetDeviceProcAddr too when `withDeviceProcAddr` (else the library fetches it).
+    void createContext(bool withDeviceProcAddr) {
         vkspd::ContextCreateInfo ci;
         ci.instance = instance;
         ci.physicalDevice = gpu;
         ci.device = device;
         ci.functions.vkGetInstanceProcAddr = vkGetInstanceProcAddr;  // volk's pointer
-        ci.functions.vkGetDeviceProcAddr = vkGetDeviceProcAddr;      // volk's pointer
+        if (withDeviceProcAddr) ci.functions.vkGetDeviceProcAddr = vkGetDeviceProcAddr;
         ci.pushDescriptorEnabled = true;
-        ci.shaderFloat16Enabled = supported12.shaderFloat16 == VK_TRUE;
+        ci.shaderFloat16Enabled = fp16;
         const vkspd::Result r = vkspd::createContext(ci, &context);
         ASSERT_TRUE(r.ok()) << r.message;
     }
+
+    void generateAndCheck();
 
     void TearDown() override {
         vkspd::destroyContext(context);
@@ -161,11 +169,12 @@ protected:
     uint32_t family = 0;
     VkQueue queue = VK_NULL_HANDLE;
     vkspd::Context context = nullptr;
+    bool fp16 = false;
 };
 
 // Uploads a 61x35 RGBA8 image, generates its chain in one command buffer with the copies around
 // it, reads every level back and compares it with the CPU reference.
-TEST_F(VolkTest, GenerateMipsThroughVolkMatchesReference) {
+void VolkTest::generateAndCheck() {
     const uint32_t width = 61, height = 35, levels = vkspd::fullMipCount(width, height);
     const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
 
@@ -304,6 +313,16 @@ TEST_F(VolkTest, GenerateMipsThroughVolkMatchesReference) {
     vkFreeMemory(device, bufferMemory, nullptr);
     vkDestroyImage(device, image, nullptr);
     vkFreeMemory(device, imageMemory, nullptr);
+}
+
+TEST_F(VolkTest, GenerateMipsThroughVolkMatchesReference) {
+    createContext(true);
+    if (!HasFatalFailure()) generateAndCheck();
+}
+
+TEST_F(VolkTest, OnlyVolksInstanceProcAddr) {
+    createContext(false);
+    if (!HasFatalFailure()) generateAndCheck();
 }
 
 }  // namespace
