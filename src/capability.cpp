@@ -187,6 +187,7 @@ Decision decide(Context c, VkFormat format, VkImageUsageFlags usage, VkImageCrea
 Result queryCapability(Context c, const CapabilityQuery& q, Capability* out) noexcept {
     return guarded([&]() -> Result {
         if (!c) return fail(VK_ERROR_UNKNOWN, "queryCapability: the context is null");
+        if (!contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, "queryCapability: " + deadContextMessage(c));
         if (!out) return fail(VK_ERROR_UNKNOWN, "queryCapability: the output pointer is null");
         // A custom reduction is assumed given: the question is about the image.
         *out = decide(c, q.format, q.usage, q.createFlags, q.reduction, q.sourceFormat, true).capability;

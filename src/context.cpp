@@ -4,8 +4,10 @@
 
 #include <vkspd/reference.hpp>
 
+#include <cstdio>
 #include <cstring>
 #include <new>
+#include <set>
 
 namespace vkspd {
 
@@ -18,6 +20,47 @@ Result fail(VkResult code, std::string message) {
 
 Result vkFail(VkResult code, const char* what) {
     return fail(code, std::string(what) + " failed with VkResult " + std::to_string(int(code)));
+}
+
+namespace {
+
+#if VKSPD_CHECK_HANDLES
+// The contexts createContext made and destroyContext has not destroyed yet.
+std::mutex gRegistryMutex;
+std::set<const ContextT*> gLiveContexts;
+#endif
+
+void registerContext(const ContextT* c, bool live) {
+#if VKSPD_CHECK_HANDLES
+    std::lock_guard<std::mutex> lock(gRegistryMutex);
+    if (live) {
+        gLiveContexts.insert(c);
+    } else {
+        gLiveContexts.erase(c);
+    }
+#else
+    (void)c;
+    (void)live;
+#endif
+}
+
+}  // namespace
+
+bool contextIsLive(Context c) {
+#if VKSPD_CHECK_HANDLES
+    std::lock_guard<std::mutex> lock(gRegistryMutex);
+    return gLiveContexts.count(c) != 0;
+#else
+    (void)c;
+    return true;
+#endif
+}
+
+std::string deadContextMessage(Context c) {
+    char address[32];
+    std::snprintf(address, sizeof address, "%p", static_cast<const void*>(c));
+    return std::string("the context ") + address +
+           " is not live: it was destroyed by destroyContext or never made by createContext";
 }
 
 namespace {
@@ -161,6 +204,7 @@ const char* requiredDeviceFeatures() noexcept {
 namespace {
 Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFlags pipelineFlags,
                          Context* out);
+void destroyContextObject(ContextT* c);
 }
 
 Result createContext(const ContextCreateInfo& createInfo, Context* out) noexcept {
@@ -233,9 +277,10 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
         c->dataSlots.resize(c->slotCount);
     }
     if (!r.ok()) {
-        destroyContext(c);
+        destroyContextObject(c);  // not registered yet
         return r;
     }
+    registerContext(c, true);
     *out = c;
     return {};
 }
@@ -244,6 +289,18 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
 
 void destroyContext(Context c) noexcept {
     if (!c) return;
+    if (!contextIsLive(c)) {
+        // Handle checks only: a second destroy is reported, not a double free.
+        std::fprintf(stderr, "vkspd: destroyContext: %s\n", deadContextMessage(c).c_str());
+        return;
+    }
+    registerContext(c, false);
+    destroyContextObject(c);
+}
+
+namespace {
+
+void destroyContextObject(ContextT* c) {
     for (auto& entry : c->views) destroyView(c, entry.second);
     for (auto& b : c->counterSlots) destroyBuffer(c, b);
     for (auto& b : c->dataSlots) destroyBuffer(c, b);
@@ -272,10 +329,12 @@ void destroyContext(Context c) noexcept {
     delete c;
 }
 
+}  // namespace
+
 bool isFormatSupported(Context c, VkFormat format, std::string* reason) noexcept {
     try {
-        if (!c) {
-            if (reason) *reason = "the context is null";
+        if (!c || !contextIsLive(c)) {
+            if (reason) *reason = c ? deadContextMessage(c) : "the context is null";
             return false;
         }
         const Decision d = decide(c, format, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT,
@@ -518,7 +577,7 @@ Result getView(Context c, VkImage image, VkFormat format, VkImageAspectFlags asp
 }
 
 void forgetImage(Context c, VkImage image) noexcept {
-    if (!c || !image) return;
+    if (!c || !image || !contextIsLive(c)) return;
     std::lock_guard<std::mutex> lock(c->mutex);
     for (auto it = c->views.begin(); it != c->views.end();) {
         if (std::get<0>(it->first) == image) {

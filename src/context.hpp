@@ -136,6 +136,11 @@ Result guarded(Body&& body) noexcept {
 }
 
 Result fail(VkResult code, std::string message);
+
+// Handle checks (debug builds, or VKSPD_CHECK_HANDLES): every live Context is registered, so a
+// destroyed one passed again is reported instead of being dereferenced. Elsewhere always true.
+bool contextIsLive(Context context);
+std::string deadContextMessage(Context context);
 Result vkFail(VkResult code, const char* what);
 
 // createContext with extra flags for its pipelines (for developer tools: for example

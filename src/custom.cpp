@@ -98,6 +98,7 @@ Result createCustomReduction(Context c, const char* glsl, CustomReduction* out) 
         if (!out) return fail(VK_ERROR_UNKNOWN, "createCustomReduction: the output pointer is null");
         *out = nullptr;
         if (!c) return fail(VK_ERROR_UNKNOWN, "createCustomReduction: the context is null");
+        if (!contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, "createCustomReduction: " + deadContextMessage(c));
         if (!glsl) return fail(VK_ERROR_UNKNOWN, "createCustomReduction: the GLSL source is null");
 #ifndef VKSPD_WITH_SHADERC
         return fail(VK_ERROR_FEATURE_NOT_PRESENT,
@@ -144,7 +145,7 @@ Result createCustomReduction(Context c, const char* glsl, CustomReduction* out) 
 }
 
 void destroyCustomReduction(Context c, CustomReduction reduction) noexcept {
-    if (!c || !reduction) return;
+    if (!c || !reduction || !contextIsLive(c)) return;
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     auto it = c->customReductions.find(reduction->source);
     if (it == c->customReductions.end() || it->second.get() != reduction) return;

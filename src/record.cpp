@@ -11,8 +11,9 @@
 namespace vkspd {
 namespace {
 
+// In 64 bits: base + count - 1 of two uint32_t must not wrap around in the message.
 std::string levelRange(uint32_t base, uint32_t count) {
-    return std::to_string(base) + ".." + std::to_string(base + count - 1);
+    return std::to_string(base) + ".." + std::to_string(uint64_t(base) + count - 1);
 }
 
 // The one rule for mip and layer ranges: `base` inside the image's `total`, `count` (0 = the
@@ -24,7 +25,7 @@ Result checkRange(const char* baseName, const char* rangeName, const char* unit,
                                           std::to_string(base) + " is past the image's " +
                                           std::to_string(total) + " " + unit);
     *resolved = count ? count : total - base;
-    if (base + *resolved > total)
+    if (*resolved > total - base)  // not base + count > total: the sum may wrap around
         return fail(VK_ERROR_UNKNOWN, std::string(rangeName) + " range " + levelRange(base, *resolved) +
                                           " exceeds the image's " + std::to_string(total) + " " + unit);
     return {};
@@ -50,7 +51,15 @@ bool undefinedLayout(VkImageLayout l) {
 
 Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     if (!c) return fail(VK_ERROR_UNKNOWN, "the context is null");
+    if (!contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, deadContextMessage(c));
     if (!info.image) return fail(VK_ERROR_UNKNOWN, "MipGenInfo::image is null");
+    // Enums from a cast or uninitialised memory: named, not silently taken as a default.
+    if (unsigned(info.precision) > unsigned(Precision::FP32))
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::precision " + std::to_string(int(info.precision)) +
+                                          " is not a vkspd::Precision (Auto, FP16 or FP32)");
+    if (unsigned(info.subgroupPath) > unsigned(SubgroupPath::LdsOnly))
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::subgroupPath " + std::to_string(int(info.subgroupPath)) +
+                                          " is not a vkspd::SubgroupPath (Auto, Quad or LdsOnly)");
     FormatInfo format;
     if (!getFormatInfo(info.format, &format))
         return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format " + std::to_string(int(info.format)) +
@@ -85,8 +94,10 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     Result ranges = checkRange("baseMipLevel", "mip", "levels", info.baseMipLevel, info.levelCount,
                                info.imageMipLevels, &req->levelCount);
     if (!ranges.ok()) return ranges;
-    if (info.imageArrayLayers == 0)
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::imageArrayLayers must be at least 1");
+    if (info.imageArrayLayers == 0 || info.imageArrayLayers > c->properties.limits.maxImageArrayLayers)
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::imageArrayLayers " + std::to_string(info.imageArrayLayers) +
+                                          " must be from 1 to the device's maxImageArrayLayers " +
+                                          std::to_string(c->properties.limits.maxImageArrayLayers));
     ranges = checkRange("baseArrayLayer", "layer", "layers", info.baseArrayLayer, info.layerCount,
                         info.imageArrayLayers, &req->layerCount);
     if (!ranges.ok()) return ranges;
@@ -151,6 +162,9 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
         break;
     case Precision::FP32: req->fp16 = false; break;
     case Precision::Auto: req->fp16 = fp16Possible && c->info.shaderFloat16Enabled; break;
+    default:
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::precision " + std::to_string(int(info.precision)) +
+                                          " is not a vkspd::Precision");
     }
     switch (info.subgroupPath) {
     case SubgroupPath::Quad:
@@ -161,6 +175,9 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
         break;
     case SubgroupPath::LdsOnly: req->quad = false; break;
     case SubgroupPath::Auto: req->quad = c->quadSupported; break;
+    default:
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::subgroupPath " + std::to_string(int(info.subgroupPath)) +
+                                          " is not a vkspd::SubgroupPath");
     }
     if (info.scratchBuffer) {
         const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;

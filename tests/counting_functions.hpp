@@ -1,0 +1,41 @@
+// A counting layer between vkspd and the Vulkan loader, passed to the library through
+// VulkanFunctions: it forwards every call the library makes and counts recorded commands
+// (vkCmd*) and object lifetimes (create/allocate against destroy/free), and can make the Nth
+// create or allocate fail, so tests can prove that a failing call records nothing and leaks
+// nothing.
+#pragma once
+
+#include <vulkan/vulkan.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace vkspd_test {
+
+struct CallCounts {
+    std::atomic<uint64_t> commands{0};   // vkCmd* calls
+    std::atomic<uint64_t> creates{0};    // successful vkCreate* / vkAllocate* (objects made)
+    std::atomic<uint64_t> destroys{0};   // vkDestroy* / vkFree* on a non-null handle
+    std::atomic<uint64_t> attempts{0};   // vkCreate* / vkAllocate* calls, failed ones included
+    // When non-zero, the create or allocate call with this 1-based attempt number returns
+    // VK_ERROR_OUT_OF_DEVICE_MEMORY without reaching the driver.
+    std::atomic<uint64_t> failAt{0};
+    void reset() {
+        commands = 0;
+        creates = 0;
+        destroys = 0;
+        attempts = 0;
+        failAt = 0;
+    }
+    int64_t live() const { return int64_t(creates.load()) - int64_t(destroys.load()); }
+};
+
+// The process-wide counters of countingGetInstanceProcAddr.
+CallCounts& callCounts();
+
+// Forwards to `real` (the loader's vkGetInstanceProcAddr), returning counting wrappers for every
+// function vkspd loads. Set `real` once before use.
+void setRealGetInstanceProcAddr(PFN_vkGetInstanceProcAddr real);
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL countingGetInstanceProcAddr(VkInstance instance, const char* name);
+
+}  // namespace vkspd_test

@@ -1,0 +1,2 @@
+// Hostile data (filled below).
+#include "vulkan_harness.hpp"
