@@ -262,10 +262,14 @@ vec4 sourceTexel(ivec2 p) {
     return t;
 }
 
-VEC fetchSource(ivec2 p) {
-    if (gStage == 0) return VEC(sourceTexel(p));
-    return VEC(loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x)));
+// A texel of the stage's source at full precision: the dispatch's source in stage 0, the texels
+// the previous stage kept in the data buffer after it.
+vec4 fetchSource4(ivec2 p) {
+    if (gStage == 0) return sourceTexel(p);
+    return loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x));
 }
+
+VEC fetchSource(ivec2 p) { return VEC(fetchSource4(p)); }
 
 // Texel g of a level from the level above (s texels per axis), using only the source texels in
 // [lo, hi): those outside belong to other tiles (this is the tile's partial result).
@@ -379,8 +383,8 @@ void levelsOneTwoQuad() {
         if (all(lessThan(g, ivec2(e1)))) {
             // Even extents: the plain 2x2 footprint, every tap inside the image and the tile.
             ivec2 t = 2 * g;
-            v = VEC(reduce4f(sourceTexel(t), sourceTexel(t + ivec2(1, 0)), sourceTexel(t + ivec2(0, 1)),
-                             sourceTexel(t + ivec2(1, 1))));
+            v = VEC(reduce4f(fetchSource4(t), fetchSource4(t + ivec2(1, 0)), fetchSource4(t + ivec2(0, 1)),
+                             fetchSource4(t + ivec2(1, 1))));
             emitTexel(1, p, g, v);
         }
         VEC q = quadReduce(v);
@@ -401,10 +405,20 @@ void levelsOneTwoQuad() {
 }
 #endif
 
+// Later stages take the quad path on the same rule as the planner's VKSPD_FLAG_QUAD_LEVELS_1_2
+// for stage 0: the stage's source and its level 1 are even on both axes (levels 1 and 2 are
+// plain 2x2 reductions, so no texel of them depends on a neighbouring tile). Their source is the
+// data buffer: one stage-1 group reduces 64x64 kept texels while the rest of the GPU idles, and
+// the generic tap loop made that serial tail a large part of the dispatch (bench/NOTES.md).
+bool quadLevelsOneTwo() {
+    uvec2 s0 = levelExtent(gLevelBase), s1 = levelExtent(gLevelBase + 1);
+    return ((s0.x | s0.y | s1.x | s1.y) & 1u) == 0u;
+}
+
 // Every level of one tile of the current stage, `levels` of them (1..6).
 void processTile(int levels) {
 #if VKSPD_QUAD
-    if (gStage == 0 && levels >= 2 && (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u) {
+    if (levels >= 2 && (gStage == 0 ? (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u : quadLevelsOneTwo())) {
         levelsOneTwoQuad();
     } else {
         levelsOneTwoShared(levels);
