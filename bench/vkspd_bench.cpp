@@ -3,6 +3,7 @@
 // dispatch per level (vkspd with two-level ranges: the same exact kernel), and each vkspd
 // single-pass variant; plus the compute-shader copy that sets the bandwidth floor. Every
 // vkspd method's output is checked against the CPU reference once before timing.
+#include <vkspd/debug.hpp>
 #include <vkspd/reference.hpp>
 #include <vkspd/vkspd.hpp>
 
@@ -35,7 +36,9 @@ const char* kUsageText =
     "run; interleaved, GPU timestamps, the L2 evicted before each item, median and minimum.\n"
     "Each vkspd method is first checked against the CPU reference (one dispatch per level\n"
     "against a reference that rounds every level, as that method does). Exit code 1 if a check\n"
-    "fails.\n"
+    "fails. The occupancy column gives each single-pass variant's occupancy, the groups per SM\n"
+    "and the resource that limits them (as vkspd --occupancy; 'computed' where the driver does not\n"
+    "report registers, n/a where the device has no per-SM figures).\n"
     "\n"
     "options:\n"
     "  --device N        Vulkan device index (default: first discrete GPU, else any)\n"
@@ -403,6 +406,37 @@ int main(int argc, char** argv) {
         }
     }
 
+    // Occupancy of each variant (issue 7), from a device of its own with
+    // VK_KHR_pipeline_executable_properties enabled where present, closed before anything is timed:
+    // the timed device and its pipelines are created exactly as without it.
+    std::vector<vkspd::OccupancyRecord> occupancy;
+    {
+        Gpu sg = openGpu(deviceIndex, true);
+        vkspd::Context sc = createContext(sg);
+        vkspd::OccupancyQueryInfo q;
+        q.pipelineExecutableInfoEnabled = sg.pipelineStatistics;
+        if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &occupancy); !r.ok())
+            std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
+        vkspd::destroyContext(sc);
+        closeGpu(sg);
+    }
+    auto occupancyOf = [&](const Method& m) -> const vkspd::OccupancyRecord* {
+        if (m.kind != Method::SinglePass) return nullptr;
+        for (const vkspd::OccupancyRecord& r : occupancy)
+            if (r.fp16 == (m.precision == vkspd::Precision::FP16) && r.quad == (m.path == vkspd::SubgroupPath::Quad))
+                return &r;
+        return nullptr;
+    };
+    auto occupancyText = [&](const Method& m) -> std::string {
+        const vkspd::OccupancyRecord* r = occupancyOf(m);
+        if (!r || r->source == vkspd::OccupancySource::NotAvailable) return "n/a";
+        char text[64];
+        std::snprintf(text, sizeof text, "%.0f%% %ug %s%s", 100.0 * r->occupancy.occupancy, r->occupancy.groupsPerSm,
+                      vkspd::limiterName(r->occupancy.limiter),
+                      r->source == vkspd::OccupancySource::Computed ? " (computed)" : "");
+        return text;
+    };
+
     Gpu g = openGpu(deviceIndex);
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
@@ -568,10 +602,10 @@ int main(int argc, char** argv) {
                 g.properties.deviceName, driver.driverName, driver.driverInfo, date, reps, warmup);
     std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB copied before each item\n\n",
                 copyGBs, copyMib, copyMedian, evictMib);
-    std::printf("%-22s %-12s %-20s %10s %10s %8s %8s %8s %s\n", "format", "size", "method", "median us", "min us",
-                "GB/s", "% floor", "x blit", "check");
+    std::printf("%-22s %-12s %-20s %10s %10s %8s %8s %8s %-28s %s\n", "format", "size", "method", "median us", "min us",
+                "GB/s", "% floor", "x blit", "occupancy", "check");
     std::ostringstream csv, json;
-    csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error\n";
+    csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error,occupancy\n";
     json << "{\n  \"gpu\": \"" << g.properties.deviceName << "\",\n  \"driver\": \"" << driver.driverName << ' '
          << driver.driverInfo << "\",\n  \"date\": \"" << date << "\",\n  \"repetitions\": " << reps
          << ",\n  \"copy_floor_gbs\": " << copyGBs << ",\n  \"results\": [\n";
@@ -590,16 +624,18 @@ int main(int argc, char** argv) {
                                   : it.method.kind == Method::PerLevel ? "ok (rounds per level)"
                                                                        : "ok";
         allVerified = allVerified && (it.method.kind == Method::Blit || it.verified);
-        std::printf("%-22s %5ux%-6u %-20s %10.1f %10.1f %8.1f %7.1f%% %8.1f %s\n", formatName(s.format).c_str(), s.width,
-                    s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, check.c_str());
+        const std::string occ = it.method.kind == Method::SinglePass ? occupancyText(it.method) : "-";
+        std::printf("%-22s %5ux%-6u %-20s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-28s %s\n", formatName(s.format).c_str(), s.width,
+                    s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, occ.c_str(), check.c_str());
         csv << '"' << g.properties.deviceName << "\",\"" << driver.driverName << ' ' << driver.driverInfo << "\"," << date << ','
             << formatName(s.format) << ',' << s.width << ',' << s.height << ',' << it.method.name << ',' << med << ',' << mn
-            << ',' << gbs << ',' << pct << ',' << blitMedian / med << ',' << check << ',' << it.worstError << '\n';
+            << ',' << gbs << ',' << pct << ',' << blitMedian / med << ',' << check << ',' << it.worstError << ",\"" << occ
+            << "\"\n";
         json << (first ? "" : ",\n") << "    {\"format\": \"" << formatName(s.format) << "\", \"width\": " << s.width
              << ", \"height\": " << s.height << ", \"method\": \"" << it.method.name << "\", \"median_us\": " << med
              << ", \"min_us\": " << mn << ", \"effective_gbs\": " << gbs << ", \"percent_of_floor\": " << pct
              << ", \"speedup_vs_blit\": " << blitMedian / med << ", \"check\": \"" << check
-             << "\", \"worst_error\": " << it.worstError << "}";
+             << "\", \"worst_error\": " << it.worstError << ", \"occupancy\": \"" << occ << "\"}";
         first = false;
     }
     json << "\n  ]\n}\n";

@@ -35,6 +35,37 @@ foreach(r RANGE 3)
   vkspd_shader_variant(fp16_quad_${rname} 1 1 ${r})
 endforeach()
 
+# Debug variants for include/vkspd/debug.hpp (average only): a per-tile map at an extra binding,
+# and with VK_NV_shader_sm_builtins the SM and warp ids. Separate outputs: the variants above are
+# compiled exactly as without them.
+function(vkspd_debug_variant name fp16 quad sm)
+  set(out ${VKSPD_SHADER_DIR}/vkspd_debug_${name}.inc)
+  set(extra "")
+  if(sm)
+    set(extra -DVKSPD_SM_BUILTINS)
+  endif()
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${VKSPD_SHADER_DIR}
+    COMMAND ${VKSPD_GLSLC} --target-env=vulkan1.2 -O -fshader-stage=compute
+            -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=${quad} -DVKSPD_REDUCTION=0 -DVKSPD_DEBUG_MAP ${extra}
+            -mfmt=c -o ${out} ${VKSPD_SHADER_SOURCE}
+    DEPENDS ${VKSPD_SHADER_DEPENDS}
+    COMMENT "glslc vkspd.comp (debug ${name})"
+    VERBATIM)
+  set(VKSPD_SHADER_OUTPUTS ${VKSPD_SHADER_OUTPUTS} ${out} PARENT_SCOPE)
+endfunction()
+foreach(sm 0 1)
+  set(suffix "")
+  if(sm)
+    set(suffix _sm)
+  endif()
+  vkspd_debug_variant(fp32_lds${suffix} 0 0 ${sm})
+  vkspd_debug_variant(fp32_quad${suffix} 0 1 ${sm})
+  vkspd_debug_variant(fp16_lds${suffix} 1 0 ${sm})
+  vkspd_debug_variant(fp16_quad${suffix} 1 1 ${sm})
+endforeach()
+
 # The render-pass fallback: a full-screen triangle and the exact filter per level.
 foreach(stage vert frag)
   set(out ${VKSPD_SHADER_DIR}/vkspd_level_${stage}.inc)

@@ -6,7 +6,8 @@ set -e
 PACKAGES="build-essential cmake ninja-build pkg-config python3
 libvulkan-dev libvulkan-volk-dev libshaderc-dev glslang-dev spirv-tools glslc vulkan-validationlayers
 mesa-vulkan-drivers libgtest-dev libstb-dev
-clang-14 libclang-rt-14-dev"
+clang-14 libclang-rt-14-dev
+doxygen"
 missing=""
 for p in $PACKAGES; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -25,6 +25,11 @@
 #if VKSPD_FP16
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
+#ifdef VKSPD_DEBUG_MAP
+#ifdef VKSPD_SM_BUILTINS
+#extension GL_NV_shader_sm_builtins : require
+#endif
+#endif
 #pragma use_vulkan_memory_model
 
 #include "vkspd_shared.h"
@@ -59,6 +64,10 @@ layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2DArray lev
 layout(set = 0, binding = VKSPD_BINDING_COUNTERS) coherent buffer Counters { uint counters[]; };
 layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[]; };
 layout(push_constant) uniform Push { PushConstants pc; };
+#ifdef VKSPD_DEBUG_MAP
+// Developer tools only (include/vkspd/debug.hpp): separate pipelines, never generateMips.
+layout(set = 0, binding = VKSPD_BINDING_DEBUG_MAP) buffer DebugMap { uint debugMap[]; };
+#endif
 
 // Shared memory (FP32: 14 KiB, inside Vulkan's guaranteed 16 KiB). ldsA holds half of level 1
 // (33 x 18 texels, the extra column and row are the partial sums for the left and upper
@@ -301,10 +310,14 @@ vec4 sourceTexel(ivec2 p) {
     return t;
 }
 
-VEC fetchSource(ivec2 p) {
-    if (gStage == 0) return VEC(sourceTexel(p));
-    return toReal(loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x)));
+// A texel of the stage's source at full precision: the dispatch's source in stage 0, the texels
+// the previous stage kept in the data buffer after it.
+vec4 fetchSource4(ivec2 p) {
+    if (gStage == 0) return sourceTexel(p);
+    return loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x));
 }
+
+VEC fetchSource(ivec2 p) { return gStage == 0 ? VEC(sourceTexel(p)) : toReal(fetchSource4(p)); }
 
 // Texel g of a level from the level above (s texels per axis), using only the source texels in
 // [lo, hi): those outside belong to other tiles (this is the tile's partial result).
@@ -421,8 +434,8 @@ void levelsOneTwoQuad() {
         if (all(lessThan(g, ivec2(e1)))) {
             // Even extents: the plain 2x2 footprint, every tap inside the image and the tile.
             ivec2 t = 2 * g;
-            v = toReal(reduce4f(sourceTexel(t), sourceTexel(t + ivec2(1, 0)), sourceTexel(t + ivec2(0, 1)),
-                             sourceTexel(t + ivec2(1, 1))));
+            v = toReal(reduce4f(fetchSource4(t), fetchSource4(t + ivec2(1, 0)), fetchSource4(t + ivec2(0, 1)),
+                                fetchSource4(t + ivec2(1, 1))));
             emitTexel(1, p, g, v);
         }
         VEC q = quadReduce(v);
@@ -443,10 +456,20 @@ void levelsOneTwoQuad() {
 }
 #endif
 
+// Later stages take the quad path on the same rule as the planner's VKSPD_FLAG_QUAD_LEVELS_1_2
+// for stage 0: the stage's source and its level 1 are even on both axes (levels 1 and 2 are
+// plain 2x2 reductions, so no texel of them depends on a neighbouring tile). Their source is the
+// data buffer: one stage-1 group reduces 64x64 kept texels while the rest of the GPU idles, and
+// the generic tap loop made that serial tail a large part of the dispatch (bench/NOTES.md).
+bool quadLevelsOneTwo() {
+    uvec2 s0 = levelExtent(gLevelBase), s1 = levelExtent(gLevelBase + 1);
+    return ((s0.x | s0.y | s1.x | s1.y) & 1u) == 0u;
+}
+
 // Every level of one tile of the current stage, `levels` of them (1..6).
 void processTile(int levels) {
 #if VKSPD_QUAD
-    if (gStage == 0 && levels >= 2 && (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u) {
+    if (levels >= 2 && (gStage == 0 ? (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u : quadLevelsOneTwo())) {
         levelsOneTwoQuad();
     } else {
         levelsOneTwoShared(levels);
@@ -662,6 +685,22 @@ void main() {
         }
     }
     runStage(0, ivec2(gl_WorkGroupID.xy));
+#ifdef VKSPD_DEBUG_MAP
+    // The group has finished its own tile: record when (the finish counter), and where.
+    if (gTid == 0) {
+        uint tile = (gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * gl_NumWorkGroups.x +
+                    gl_WorkGroupID.x;
+        uint at = VKSPD_DEBUG_HEADER_WORDS + tile * VKSPD_DEBUG_TILE_WORDS;
+        debugMap[at] = atomicAdd(debugMap[0], 1u);
+#ifdef VKSPD_SM_BUILTINS
+        debugMap[at + 1u] = gl_SMIDNV;
+        debugMap[at + 2u] = gl_WarpIDNV;
+        debugMap[at + 3u] = 3u;
+#else
+        debugMap[at + 3u] = 1u;
+#endif
+    }
+#endif
     // The blocks this group was elected for, stage after stage; stage s reads list s & 1 while
     // it appends to the other. Every thread reads the same shared values after a barrier, so the
     // loops are uniform.

@@ -26,6 +26,12 @@ typedef uint32_t uint;
                                   // k is level base+k (element 0 only written with COPY_BASE)
 #define VKSPD_BINDING_COUNTERS 2  // storage buffer of uint: election and edge counters
 #define VKSPD_BINDING_DATA 3      // storage buffer of float: kept level values and edge partials
+#define VKSPD_BINDING_DEBUG_MAP 4  // debug variants only: storage buffer of uint (debug.hpp)
+
+// Debug map: a finish counter and three reserved words, then per tile {order, SM id, warp id,
+// flags} (vkspd::DebugMapTile).
+#define VKSPD_DEBUG_HEADER_WORDS 4u
+#define VKSPD_DEBUG_TILE_WORDS 4u
 
 // Edge counters: per stage tile (row-major), three: right edge, bottom edge, bottom-right corner.
 #define VKSPD_COUNTERS_PER_TILE 3

@@ -29,6 +29,7 @@ struct SpirvBlob {
 // reduction: VKSPD_REDUCTION_* below CUSTOM.
 SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad);
 SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
+SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.hpp's map variants
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
 const char* embeddedSharedText();              // shaders/vkspd_shared.h
 
@@ -88,6 +89,10 @@ struct vkspd::ContextT {
     std::mutex pipelineMutex;
     VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2] = {};  // [reduction][fp16][quad]
     std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
+    // Debug-map variants (debug.hpp), created on first use with their own layout (binding 4).
+    VkDescriptorSetLayout debugSetLayout = VK_NULL_HANDLE;
+    VkPipelineLayout debugPipelineLayout = VK_NULL_HANDLE;
+    VkPipeline debugPipelines[2][2][2] = {};  // [smBuiltins][fp16][quad]
     // Render-pass fallback: one render pass and pipeline per attachment format.
     VkDescriptorSetLayout levelSetLayout = VK_NULL_HANDLE;
     VkPipelineLayout levelPipelineLayout = VK_NULL_HANDLE;
@@ -146,7 +151,12 @@ Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
 // The single-pass pipeline of a variant (custom: the reduction's own), created on first use.
 Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool quad,
                           CustomReduction custom, VkPipeline* pipeline);
-Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline);
+// A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
+// given (layout non-null).
+Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,
+                             VkPipelineLayout layout = VK_NULL_HANDLE, VkPipelineCreateFlags flags = 0);
+// The debug-map variant (debug.hpp), created with its layout on first use.
+Result getDebugPipeline(Context context, bool fp16, bool quad, bool smBuiltins, VkPipeline* pipeline);
 // The render-pass fallback's render pass and pipeline for attachments of `format`.
 Result getLevelPipeline(Context context, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline);
 

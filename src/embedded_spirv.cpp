@@ -54,6 +54,30 @@ const uint32_t kFp16LdsMinMax[] =
 const uint32_t kFp16QuadMinMax[] =
 #include "vkspd_fp16_quad_minmax.inc"
     ;
+const uint32_t kDebugFp32Lds[] =
+#include "vkspd_debug_fp32_lds.inc"
+    ;
+const uint32_t kDebugFp32Quad[] =
+#include "vkspd_debug_fp32_quad.inc"
+    ;
+const uint32_t kDebugFp16Lds[] =
+#include "vkspd_debug_fp16_lds.inc"
+    ;
+const uint32_t kDebugFp16Quad[] =
+#include "vkspd_debug_fp16_quad.inc"
+    ;
+const uint32_t kDebugFp32LdsSm[] =
+#include "vkspd_debug_fp32_lds_sm.inc"
+    ;
+const uint32_t kDebugFp32QuadSm[] =
+#include "vkspd_debug_fp32_quad_sm.inc"
+    ;
+const uint32_t kDebugFp16LdsSm[] =
+#include "vkspd_debug_fp16_lds_sm.inc"
+    ;
+const uint32_t kDebugFp16QuadSm[] =
+#include "vkspd_debug_fp16_quad_sm.inc"
+    ;
 const uint32_t kLevelVert[] =
 #include "vkspd_level_vert.inc"
     ;
@@ -75,12 +99,21 @@ const SpirvBlob kCompute[4][2][2] = {
     {{BLOB(kFp32LdsMax), BLOB(kFp32QuadMax)}, {BLOB(kFp16LdsMax), BLOB(kFp16QuadMax)}},
     {{BLOB(kFp32LdsMinMax), BLOB(kFp32QuadMinMax)}, {BLOB(kFp16LdsMinMax), BLOB(kFp16QuadMinMax)}},
 };
+// [smBuiltins][fp16][quad]
+const SpirvBlob kDebug[2][2][2] = {
+    {{BLOB(kDebugFp32Lds), BLOB(kDebugFp32Quad)}, {BLOB(kDebugFp16Lds), BLOB(kDebugFp16Quad)}},
+    {{BLOB(kDebugFp32LdsSm), BLOB(kDebugFp32QuadSm)}, {BLOB(kDebugFp16LdsSm), BLOB(kDebugFp16QuadSm)}},
+};
 #undef BLOB
 
 }  // namespace
 
 SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad) {
     return kCompute[reduction < 4 ? reduction : 0][fp16 ? 1 : 0][quad ? 1 : 0];
+}
+
+SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins) {
+    return kDebug[smBuiltins ? 1 : 0][fp16 ? 1 : 0][quad ? 1 : 0];
 }
 
 SpirvBlob embeddedLevelShader(bool fragment) {

@@ -11,7 +11,8 @@ namespace vkspd {
 #define VKSPD_INSTANCE_FUNCTIONS(X)           \
     X(vkGetPhysicalDeviceProperties2)         \
     X(vkGetPhysicalDeviceFormatProperties)    \
-    X(vkGetPhysicalDeviceMemoryProperties)
+    X(vkGetPhysicalDeviceMemoryProperties)    \
+    X(vkEnumerateDeviceExtensionProperties)
 
 #define VKSPD_DEVICE_FUNCTIONS(X)  \
     X(vkCreateShaderModule)        \
@@ -48,7 +49,8 @@ namespace vkspd {
     X(vkCmdDraw)                   \
     X(vkCmdSetViewport)            \
     X(vkCmdSetScissor)             \
-    X(vkCmdBlitImage)
+    X(vkCmdBlitImage)              \
+    X(vkCmdFillBuffer)
 
 struct Functions {
 #define VKSPD_DECLARE(name) PFN_##name name = nullptr;

@@ -3,7 +3,10 @@
 // barrier to the caller's final state.
 #include "context.hpp"
 
+#include <vkspd/debug.hpp>
 #include <vkspd/reference.hpp>
+
+#include <algorithm>
 
 namespace vkspd {
 namespace {
@@ -320,7 +323,10 @@ uint32_t pushFlags(const Request& req) {
 
 // --- The single pass ------------------------------------------------------------------------
 
-Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req) {
+// With `map`, the debug variant (debug.hpp): its own pipeline and layout, and the map zero-filled
+// before the dispatch.
+Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req,
+                        const DebugMapInfo* map = nullptr) {
     const Plan& plan = req.plan;
     const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     const VkAccessFlags2 shaderAccess = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
@@ -347,8 +353,10 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
         if (!r.ok()) return r;
     }
     VkPipeline pipeline = VK_NULL_HANDLE;
-    r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline);
+    if (map) r = getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &pipeline);
+    else r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline);
     if (!r.ok()) return r;
+    const VkPipelineLayout layout = map ? c->debugPipelineLayout : c->pipelineLayout;
     // Nothing below can fail: a scratch slot, once taken, is always used.
     ScratchRange scratch;
     if (info.scratchBuffer) {
@@ -367,6 +375,20 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
         {}};
     if (req.hasSource) before[1] = sourceBarrier(info, req, true, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, compute);
     recordBarriers(c, cmd, before, req.hasSource ? 2 : 1, true);
+    const VkDeviceSize mapBytes =
+        kDebugMapHeaderBytes + VkDeviceSize(plan.groupsX()) * plan.groupsY() * plan.layers * sizeof(DebugMapTile);
+    if (map) {
+        c->fn.vkCmdFillBuffer(cmd, map->buffer, map->offset, mapBytes, 0);
+        VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+        b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b.buffer = map->buffer;
+        b.offset = map->offset;
+        b.size = mapBytes;
+        c->fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0,
+                                   nullptr, 1, &b, 0, nullptr);
+    }
 
     VkDescriptorImageInfo source{VK_NULL_HANDLE, sourceView,
                                  req.hasSource ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL};
@@ -380,7 +402,8 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
     }
     VkDescriptorBufferInfo counters{scratch.counters, scratch.countersOffset, plan.counterBytes};
     VkDescriptorBufferInfo data{scratch.data, scratch.dataOffset, plan.dataBytes};
-    VkWriteDescriptorSet writes[4] = {};
+    VkDescriptorBufferInfo mapInfo{map ? map->buffer : VK_NULL_HANDLE, map ? map->offset : 0, mapBytes};
+    VkWriteDescriptorSet writes[5] = {};
     for (auto& w : writes) w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     writes[0].dstBinding = VKSPD_BINDING_SOURCE;
     writes[0].descriptorCount = 1;
@@ -398,12 +421,16 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
     writes[3].descriptorCount = 1;
     writes[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[3].pBufferInfo = &data;
+    writes[4].dstBinding = VKSPD_BINDING_DEBUG_MAP;
+    writes[4].descriptorCount = 1;
+    writes[4].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    writes[4].pBufferInfo = &mapInfo;
 
     shader::PushConstants pc = pushConstantsFor(plan);
     pc.flags |= pushFlags(req);
     c->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->pipelineLayout, 0, 4, writes);
-    c->fn.vkCmdPushConstants(cmd, c->pipelineLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, map ? 5 : 4, writes);
+    c->fn.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
     c->fn.vkCmdDispatch(cmd, plan.groupsX(), plan.groupsY(), plan.layers);
 
     ImageBarrier after[2] = {
@@ -620,6 +647,51 @@ Result generateMipsImpl(Context c, VkCommandBuffer cmd, const MipGenInfo& info) 
     return r;
 }
 
+// The request generateMipsDebugMap can run: the single pass with the average, a level to write.
+Result checkDebugRequest(Context c, const MipGenInfo& info, Request* req) {
+    Result r = checkRequest(c, info, req);
+    if (!r.ok()) return r;
+    if (req->path() != Path::SinglePass)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map needs the single pass (SAMPLED | STORAGE usage); "
+                                                  "this image takes a fallback path");
+    if (info.reduction != Reduction::Average)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has a variant for Reduction::Average only");
+    if (req->plan.levels == 0) return fail(VK_ERROR_UNKNOWN, "the debug map needs a range with a level to write");
+    return {};
+}
+
 }  // namespace
+
+VkDeviceSize debugMapSize(Context c, const MipGenInfo& info) noexcept {
+    VkDeviceSize bytes = 0;
+    guarded([&]() -> Result {
+        Request req;
+        Result r = checkDebugRequest(c, info, &req);
+        if (r.ok())
+            bytes = kDebugMapHeaderBytes +
+                    VkDeviceSize(req.plan.groupsX()) * req.plan.groupsY() * req.plan.layers * sizeof(DebugMapTile);
+        return r;
+    });
+    return bytes;
+}
+
+Result generateMipsDebugMap(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const DebugMapInfo& map) noexcept {
+    return guarded([&]() -> Result {
+        if (!cmd) return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: the command buffer is null");
+        if (!map.buffer) return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: DebugMapInfo::buffer is null");
+        // A storage buffer offset, and a vkCmdFillBuffer offset (a multiple of 4).
+        const VkDeviceSize align =
+            std::max<VkDeviceSize>(c ? c->properties.limits.minStorageBufferOffsetAlignment : 1, 4);
+        if (map.offset % align != 0)
+            return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: DebugMapInfo::offset " + std::to_string(map.offset) +
+                                              " is not a multiple of " + std::to_string(align) +
+                                              " (minStorageBufferOffsetAlignment, and 4)");
+        Request req;
+        Result r = checkDebugRequest(c, info, &req);
+        if (r.ok()) r = recordSinglePass(c, cmd, info, req, &map);
+        if (!r.ok()) r.message = "generateMipsDebugMap: " + r.message;
+        return r;
+    });
+}
 
 }  // namespace vkspd

@@ -28,10 +28,14 @@ struct Resources {
     VkDeviceMemory stagingMemory = VK_NULL_HANDLE;
     VkCommandPool pool = VK_NULL_HANDLE;
     VkQueryPool queries = VK_NULL_HANDLE;
+    VkBuffer map = VK_NULL_HANDLE;
+    VkDeviceMemory mapMemory = VK_NULL_HANDLE;
 
     Resources(const Gpu& gpu, vkspd::Context c) : g(gpu), context(c) {}
     ~Resources() {
         if (queries) vkDestroyQueryPool(g.device, queries, nullptr);
+        if (map) vkDestroyBuffer(g.device, map, nullptr);
+        if (mapMemory) vkFreeMemory(g.device, mapMemory, nullptr);
         if (pool) vkDestroyCommandPool(g.device, pool, nullptr);
         if (staging) vkDestroyBuffer(g.device, staging, nullptr);
         if (stagingMemory) vkFreeMemory(g.device, stagingMemory, nullptr);
@@ -52,6 +56,64 @@ VkResult submitAndWait(const Gpu& g, VkCommandBuffer cmd) {
     r = vkQueueSubmit(g.queue, 1, &si, VK_NULL_HANDLE);
     if (r != VK_SUCCESS) return r;
     return vkQueueWaitIdle(g.queue);
+}
+
+// The debug variant once more on the finished chain (from TRANSFER_SRC back to it: level 0 is
+// unchanged, so the levels come out the same), its map read back into out->map.
+bool runDebugMap(const Gpu& g, vkspd::Context context, const vkspd::MipGenInfo& chain, bool smBuiltins,
+                 Resources* res, VkCommandBuffer cmd, const VkCommandBufferBeginInfo& begin, ChainResult* out,
+                 std::string* reason) {
+    vkspd::MipGenInfo info = chain;
+    info.before = info.after;
+    if (info.precision == vkspd::Precision::Auto) info.precision = out->dispatch.fp16 ? vkspd::Precision::FP16
+                                                                                      : vkspd::Precision::FP32;
+    const VkDeviceSize bytes = vkspd::debugMapSize(context, info);
+    if (!bytes) {
+        *reason = "the debug map needs the single pass with the average reduction and a level to write";
+        return false;
+    }
+    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = bytes;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VkResult vr = vkCreateBuffer(g.device, &bi, nullptr, &res->map);
+    VkMemoryRequirements mr{};
+    void* mapped = nullptr;
+    if (vr == VK_SUCCESS) vkGetBufferMemoryRequirements(g.device, res->map, &mr);
+    if (vr != VK_SUCCESS ||
+        (vr = vkspd_tools::tryAllocate(
+             g, mr, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, &res->mapMemory)) !=
+            VK_SUCCESS ||
+        (vr = vkBindBufferMemory(g.device, res->map, res->mapMemory, 0)) != VK_SUCCESS ||
+        (vr = vkMapMemory(g.device, res->mapMemory, 0, VK_WHOLE_SIZE, 0, &mapped)) != VK_SUCCESS) {
+        *reason = vkError("allocating the debug map", vr);
+        return false;
+    }
+    if ((vr = vkResetCommandPool(g.device, res->pool, 0)) != VK_SUCCESS ||
+        (vr = vkBeginCommandBuffer(cmd, &begin)) != VK_SUCCESS) {
+        *reason = vkError("preparing the debug map", vr);
+        return false;
+    }
+    vkspd::DebugMapInfo map;
+    map.buffer = res->map;
+    map.smBuiltinsEnabled = smBuiltins;
+    if (vkspd::Result r = vkspd::generateMipsDebugMap(context, cmd, info, map); !r.ok()) {
+        *reason = r.message;
+        return false;
+    }
+    VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
+                         nullptr, 0, nullptr);
+    if ((vr = submitAndWait(g, cmd)) != VK_SUCCESS) {
+        *reason = vkError("running the debug map", vr);
+        return false;
+    }
+    const size_t tiles = size_t(out->dispatch.groupsX) * out->dispatch.groupsY;
+    const auto* first = reinterpret_cast<const vkspd::DebugMapTile*>(static_cast<const uint8_t*>(mapped) +
+                                                                     vkspd::kDebugMapHeaderBytes);
+    out->map.assign(first, first + tiles);
+    return true;
 }
 
 }  // namespace
@@ -220,6 +282,8 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     out->gpuMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const auto* bytes = static_cast<const uint8_t*>(mapped);
     out->bytes.assign(bytes, bytes + total);
+
+    if (req.debugMap && !runDebugMap(g, context, info, req.smBuiltins, &res, cmd, begin, out, reason)) return false;
 
     out->bench = BenchResult{};
     out->benchNote.clear();

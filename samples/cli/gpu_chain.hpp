@@ -4,6 +4,7 @@
 
 #include "../common/gpu.hpp"
 
+#include <vkspd/debug.hpp>
 #include <vkspd/vkspd.hpp>
 
 #include <cstdint>
@@ -20,6 +21,8 @@ struct ChainRequest {
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath subgroupPath = vkspd::SubgroupPath::Auto;
     uint32_t benchRuns = 0;  // Timed dispatches after kBenchWarmup untimed ones; 0: no timing.
+    bool debugMap = false;   // Also run the debug variant once and read its map (--order-map, --sm-map).
+    bool smBuiltins = false; // The device enabled VK_NV_shader_sm_builtins (the map records SM ids).
 };
 
 constexpr uint32_t kBenchWarmup = 5;
@@ -40,6 +43,8 @@ struct ChainResult {
     double gpuMs = 0;                   // Wall time of the submission (upload, dispatch, readback).
     BenchResult bench;
     std::string benchNote;              // Why --bench did not run, if it did not.
+    std::vector<vkspd::DebugMapTile> map;  // With debugMap: one entry per tile of layer 0, row-major
+                                           // over dispatch.groupsX x groupsY.
 };
 
 // Runs `request` on `gpu`. On failure returns false with `reason` set (one line) and `exitCode`

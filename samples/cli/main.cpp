@@ -4,6 +4,7 @@
 // `vkspd --help` documents every option and exit code.
 #include "contact_sheet.hpp"
 #include "convert.hpp"
+#include "debug_maps.hpp"
 #include "gpu_chain.hpp"
 #include "image_load.hpp"
 #include "image_write.hpp"
@@ -103,6 +104,7 @@ private:
     void say(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
     bool fail(FileReport* r, int code, const std::string& reason);
     bool writeOutputs(FileReport* r, const std::string& stem);
+    bool writeMaps(FileReport* r);
 
     const Options& o_;
     const vkspd_tools::Gpu& g_;
@@ -184,6 +186,8 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     req.precision = o_.precision;
     req.subgroupPath = o_.subgroupPath;
     req.benchRuns = o_.benchRuns;
+    req.debugMap = !o_.orderMapPath.empty() || !o_.smMapPath.empty();
+    req.smBuiltins = g_.smBuiltins;
     {
         std::string why;
         int code = kExitVulkan;
@@ -205,6 +209,8 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
         else
             say("  bench: skipped: %s\n", r.chain.benchNote.c_str());
     }
+
+    if (!r.chain.map.empty() && !writeMaps(&r)) return false;
 
     // --verify against the CPU reference.
     if (o_.verify) {
@@ -286,6 +292,36 @@ bool Run::writeOutputs(FileReport* r, const std::string& stem) {
     return true;
 }
 
+// --order-map and --sm-map: the pictures of the debug map, and the tiles per SM.
+bool Run::writeMaps(FileReport* r) {
+    const ChainResult& c = r->chain;
+    const uint32_t tx = c.dispatch.groupsX, ty = c.dispatch.groupsY;
+    std::string why;
+    if (!mapIsComplete(c.map, &why)) return fail(r, kExitVulkan, "the debug map is incomplete: " + why);
+    std::vector<uint8_t> encoded;
+    auto write = [&](const std::string& path, const Picture& p) {
+        if (!encodePng8(p.rgba.data(), p.width, p.height, 4, &encoded))
+            return fail(r, kExitOutput, "cannot encode " + path);
+        if (!writeFileAtomically(path, encoded, &why)) return fail(r, kExitOutput, "cannot write " + why);
+        return true;
+    };
+    if (!o_.orderMapPath.empty()) {
+        if (!write(o_.orderMapPath, renderOrderMap(c.map, tx, ty))) return false;
+        say("  order map: %s: %ux%u tiles of 64x64, dark blue finished first (0), yellow last (%u)\n",
+            o_.orderMapPath.c_str(), tx, ty, tx * ty - 1);
+    }
+    if (!o_.smMapPath.empty()) {
+        if (!write(o_.smMapPath, renderSmMap(c.map, tx, ty, g_.smCount))) return false;
+        const SmTileCounts n = countTilesPerSm(c.map, g_.smCount);
+        uint32_t maxWarp = 0;
+        for (const vkspd::DebugMapTile& t : c.map) maxWarp = std::max(maxWarp, t.warpId);
+        say("  SM map: %s: %ux%u tiles over %u SMs; tiles per SM min %u, median %g, max %u; %u SMs got none; "
+            "warp ids 0..%u\n",
+            o_.smMapPath.c_str(), tx, ty, n.sms, n.min, n.median, n.max, n.idle, maxWarp);
+    }
+    return true;
+}
+
 bool validationRequested() {
     const char* v = std::getenv("VKSPD_VALIDATION");
     return v && *v && std::strcmp(v, "0") != 0;
@@ -330,7 +366,16 @@ int runMain(int argc, char** argv) {
         return kExitOk;
     }
     if (o.listDevices) return listDevices(o);
-    if (o.inputs.empty() && o.randoms.empty()) {
+    const bool maps = !o.orderMapPath.empty() || !o.smMapPath.empty();
+    if (maps && o.inputs.size() + o.randoms.size() != 1) {
+        std::fprintf(stderr, "vkspd: --order-map and --sm-map take exactly one input (a file or --random WxH)\n");
+        return kExitUsage;
+    }
+    if (maps && o.reduction != vkspd::Reduction::Average) {
+        std::fprintf(stderr, "vkspd: --order-map and --sm-map have a debug variant for --reduction avg only\n");
+        return kExitUsage;
+    }
+    if (o.inputs.empty() && o.randoms.empty() && !o.occupancy) {
         std::fprintf(stderr, "vkspd: no input image (usage: vkspd IMAGE... [options]; see vkspd --help)\n");
         return kExitUsage;
     }
@@ -366,15 +411,48 @@ int runMain(int argc, char** argv) {
         used.insert(folder);
         outDirs.push_back(o.outDir + "/" + folder);
     }
-    if (o.write && !makeDirectories(o.outDir, &error)) {
+    if (o.write && !inputs.empty() && !makeDirectories(o.outDir, &error)) {
         std::fprintf(stderr, "vkspd: %s\n", error.c_str());
         return kExitOutput;
     }
 
     vkspd_tools::GpuOptions gpuOptions = o.device;
     gpuOptions.validation = validationRequested();
+    gpuOptions.pipelineStatistics = o.occupancy;
+    gpuOptions.smBuiltins = !o.smMapPath.empty();
     vkspd_tools::Gpu g = vkspd_tools::openGpu(gpuOptions);
+    if (!o.smMapPath.empty() && !g.smBuiltins) {
+        std::fprintf(stderr,
+                     "vkspd: --sm-map: %s %s, so the SM that ran each tile cannot be recorded "
+                     "(NVIDIA GPUs have it); --order-map works on every device\n",
+                     g.properties.deviceName,
+                     g.smBuiltinsPresent ? "lacks the shaderSMBuiltins feature of VK_NV_shader_sm_builtins"
+                                         : "does not have VK_NV_shader_sm_builtins");
+        vkspd_tools::closeGpu(g);
+        return kExitNoSmBuiltins;
+    }
     vkspd::Context context = vkspd_tools::createContext(g);
+
+    if (o.occupancy) {
+        vkspd::OccupancyQueryInfo q;
+        q.pipelineExecutableInfoEnabled = g.pipelineStatistics;
+        q.reductions = {vkspd::Reduction::Average, vkspd::Reduction::Min, vkspd::Reduction::Max,
+                        vkspd::Reduction::MinMax};
+        std::vector<vkspd::OccupancyRecord> records;
+        if (vkspd::Result r = vkspd::queryOccupancy(context, q, &records); !r.ok()) {
+            std::fprintf(stderr, "vkspd: --occupancy: %s\n", r.message.c_str());
+            vkspd::destroyContext(context);
+            vkspd_tools::closeGpu(g);
+            return kExitVulkan;
+        }
+        std::fputs(occupancyTable(records, g.properties.deviceName).c_str(), stdout);
+        std::fflush(stdout);
+        if (inputs.empty()) {
+            vkspd::destroyContext(context);
+            vkspd_tools::closeGpu(g);
+            return vkspd_tools::validationMessageCount() ? kExitVulkan : kExitOk;
+        }
+    }
 
     Progress progress(inputs.size(), o.quiet);
     Run run(o, g, context, progress);

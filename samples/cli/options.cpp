@@ -204,6 +204,16 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
                 return false;
             }
             o->randoms.push_back(r);
+        } else if (name == "--occupancy") {
+            if (!noValue()) return false;
+            o->occupancy = true;
+        } else if (name == "--order-map" || name == "--sm-map") {
+            if (!value(&v)) return false;
+            if (v.empty()) {
+                *error = name + ": the file name is empty";
+                return false;
+            }
+            (name == "--order-map" ? o->orderMapPath : o->smMapPath) = v;
         } else if (name == "-q" || name == "--quiet") {
             if (!noValue()) return false;
             o->quiet = true;
@@ -275,6 +285,18 @@ std::string helpText() {
            "                     minimum and the effective GB/s (level 0 read + levels 1.. written)\n"
            "  --no-write         write no image files (for --verify, --bench or --json alone)\n"
            "  --random WxH       also process a WxH image of random 8-bit RGBA texels\n"
+           "  --occupancy        print, for each built-in shader variant (reduction, FP16/FP32,\n"
+           "                     quad/LDS-only), registers per thread, shared memory per group,\n"
+           "                     subgroup size, groups and warps per SM and the resource that\n"
+           "                     limits them (driver statistics where the device\n"
+           "                     has VK_KHR_pipeline_executable_properties, else computed from its\n"
+           "                     limits, else 'not available'); needs no input image\n"
+           "  --order-map FILE   write FILE (PNG): the 64x64 tiles of the first input coloured by\n"
+           "                     the order in which their groups finished (a debug variant of the\n"
+           "                     dispatch, average reduction only); works on every device\n"
+           "  --sm-map FILE      write FILE (PNG): the tiles coloured by the SM that ran them, with\n"
+           "                     a legend, and print the tiles per SM (min/median/max); needs\n"
+           "                     VK_NV_shader_sm_builtins (NVIDIA), else exit code 6\n"
            "  -q, --quiet        print errors only (no progress, no summary)\n"
            "  -h, --help         this text\n"
            "\n"
@@ -292,6 +314,7 @@ std::string helpText() {
            "  4  no usable Vulkan device, a Vulkan error, or the device or library cannot produce\n"
            "     the requested format\n"
            "  5  cannot create the output folder or write an output file\n"
+           "  6  --sm-map on a device without VK_NV_shader_sm_builtins\n"
            "With several inputs, the exit code is that of the first input that failed.\n"
            "\n"
            "environment:\n"
@@ -303,7 +326,9 @@ std::string helpText() {
            "  vkspd normal.png --linear --format rgba8-snorm\n"
            "  vkspd depth.hdr --reduction minmax --format rg32f --json report.json\n"
            "  vkspd textures/*.png -o out --quiet\n"
-           "  vkspd --random 4096x4096 --format rgba16f --bench 50 --no-write\n";
+           "  vkspd --random 4096x4096 --format rgba16f --bench 50 --no-write\n"
+           "  vkspd --occupancy\n"
+           "  vkspd --random 4096x4096 --no-write --order-map order.png --sm-map sm.png\n";
 }
 
 }  // namespace vkspd_cli

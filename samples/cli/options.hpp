@@ -21,6 +21,7 @@ enum ExitCode {
     kExitVulkan = vkspd_tools::kGpuExitCode,  // 4: no usable device, a Vulkan error, or the device or
                                               // library cannot produce the requested format.
     kExitOutput = 5,        // Cannot create the output folder or write a file.
+    kExitNoSmBuiltins = 6,  // --sm-map on a device without VK_NV_shader_sm_builtins.
 };
 
 // How to read 8- and 16-bit files (Radiance HDR files are always linear).
@@ -52,6 +53,9 @@ struct Options {
     bool help = false;
     std::string jsonPath;              // --json FILE ("-": standard output).
     uint32_t benchRuns = 0;
+    bool occupancy = false;            // --occupancy: print the occupancy table.
+    std::string orderMapPath;          // --order-map FILE.png
+    std::string smMapPath;             // --sm-map FILE.png
 };
 
 // One name the CLI accepts for --format.

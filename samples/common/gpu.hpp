@@ -38,6 +38,9 @@ struct Gpu {
     uint32_t family = 0;
     bool fp16 = false, sync2 = false;
     bool pipelineStatistics = false;  // VK_KHR_pipeline_executable_properties enabled
+    bool smBuiltins = false;          // VK_NV_shader_sm_builtins enabled (shaderSMBuiltins)
+    bool smBuiltinsPresent = false;   // The device exposes VK_NV_shader_sm_builtins
+    uint32_t smCount = 0, warpsPerSm = 0;  // From VK_NV_shader_sm_builtins' properties, where present
     uint32_t index = 0;                // Position in vkEnumeratePhysicalDevices' list.
     uint32_t timestampValidBits = 0;   // Of the queue family (0: no timestamps).
     VkPhysicalDeviceProperties properties{};
@@ -60,6 +63,7 @@ struct GpuOptions {
                               // text (case-insensitive).
     bool pipelineStatistics = false;  // Also enable VK_KHR_pipeline_executable_properties where
                                       // present (Gpu::pipelineStatistics says whether it did).
+    bool smBuiltins = false;  // Also enable VK_NV_shader_sm_builtins where present (Gpu::smBuiltins).
     bool validation = false;  // Khronos validation layer with synchronization validation; every
                               // message is printed as "vkspd: validation: ..." and counted.
 };
@@ -257,21 +261,41 @@ inline Gpu openGpu(const GpuOptions& options) {
     }
     VkPhysicalDeviceVulkan13Features e13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     e13.synchronization2 = f13.synchronization2;
-    if (pipelineStatistics) {
+    {
         uint32_t extensionCount = 0;
         vkEnumerateDeviceExtensionProperties(g.physical, nullptr, &extensionCount, nullptr);
         std::vector<VkExtensionProperties> exts(extensionCount);
         vkEnumerateDeviceExtensionProperties(g.physical, nullptr, &extensionCount, exts.data());
-        for (const VkExtensionProperties& e : exts)
-            g.pipelineStatistics = g.pipelineStatistics ||
-                std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0;
+        for (const VkExtensionProperties& e : exts) {
+            g.pipelineStatistics = g.pipelineStatistics || (pipelineStatistics &&
+                std::strcmp(e.extensionName, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME) == 0);
+            g.smBuiltinsPresent = g.smBuiltinsPresent ||
+                std::strcmp(e.extensionName, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME) == 0;
+        }
+    }
+    VkPhysicalDeviceShaderSMBuiltinsFeaturesNV smFeatures{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_FEATURES_NV};
+    if (g.smBuiltinsPresent) {
+        VkPhysicalDeviceShaderSMBuiltinsPropertiesNV smProps{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_PROPERTIES_NV};
+        VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+        p2.pNext = &smProps;
+        vkGetPhysicalDeviceProperties2(g.physical, &p2);
+        g.smCount = smProps.shaderSMCount;
+        g.warpsPerSm = smProps.shaderWarpsPerSM;
+        VkPhysicalDeviceFeatures2 q{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+        q.pNext = &smFeatures;
+        vkGetPhysicalDeviceFeatures2(g.physical, &q);
+        g.smBuiltins = options.smBuiltins && smFeatures.shaderSMBuiltins;
     }
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR ePipe{
         VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
-    ePipe.pNext = v13 ? &e13 : nullptr;
+    VkPhysicalDeviceShaderSMBuiltinsFeaturesNV eSm{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_SM_BUILTINS_FEATURES_NV};
+    eSm.shaderSMBuiltins = VK_TRUE;
+    eSm.pNext = v13 ? &e13 : nullptr;
+    void* afterPipe = g.smBuiltins ? static_cast<void*>(&eSm) : (v13 ? static_cast<void*>(&e13) : nullptr);
+    ePipe.pNext = afterPipe;
     ePipe.pipelineExecutableInfo = VK_TRUE;
     VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-    e12.pNext = g.pipelineStatistics ? static_cast<void*>(&ePipe) : (v13 ? static_cast<void*>(&e13) : nullptr);
+    e12.pNext = g.pipelineStatistics ? static_cast<void*>(&ePipe) : afterPipe;
     e12.vulkanMemoryModel = e12.vulkanMemoryModelDeviceScope = VK_TRUE;
     e12.shaderFloat16 = f12.shaderFloat16;
     g.fp16 = f12.shaderFloat16;
@@ -284,13 +308,15 @@ inline Gpu openGpu(const GpuOptions& options) {
     qi.queueFamilyIndex = g.family;
     qi.queueCount = 1;
     qi.pQueuePriorities = &priority;
-    const char* exts[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME};
+    std::vector<const char*> exts = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    if (g.pipelineStatistics) exts.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (g.smBuiltins) exts.push_back(VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME);
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     dci.pNext = &e2;
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qi;
-    dci.enabledExtensionCount = g.pipelineStatistics ? 2 : 1;
-    dci.ppEnabledExtensionNames = exts;
+    dci.enabledExtensionCount = uint32_t(exts.size());
+    dci.ppEnabledExtensionNames = exts.data();
     CHECK_VK(vkCreateDevice(g.physical, &dci, nullptr, &g.device));
     vkGetDeviceQueue(g.device, g.family, 0, &g.queue);
     return g;

@@ -4,6 +4,7 @@
 // and the contact sheet layout.
 #include "contact_sheet.hpp"
 #include "convert.hpp"
+#include "debug_maps.hpp"
 #include "ktx2.hpp"
 #include "ktx2_reader.hpp"
 #include "options.hpp"
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace fs = std::filesystem;
 using namespace vkspd_cli;
@@ -313,3 +315,95 @@ TEST(CliContactSheet, LaysLevelsOutSideBySide) {
 }
 
 }  // namespace
+
+// Issue 7: the debug-map pictures and per-SM counts, from a made-up map.
+namespace {
+std::vector<vkspd::DebugMapTile> madeUpMap(uint32_t tiles, uint32_t sms) {
+    std::vector<vkspd::DebugMapTile> map(tiles);
+    for (uint32_t t = 0; t < tiles; ++t) map[t] = {tiles - 1 - t, t % sms, t % 7, 3u};
+    return map;
+}
+}  // namespace
+
+TEST(DebugMaps, CompletenessCheck) {
+    std::vector<vkspd::DebugMapTile> map = madeUpMap(12, 5);
+    std::string why;
+    EXPECT_TRUE(mapIsComplete(map, &why)) << why;
+    map[3].flags = 0;
+    EXPECT_FALSE(mapIsComplete(map, &why));
+    EXPECT_NE(why.find("tile 3"), std::string::npos) << why;
+    map = madeUpMap(12, 5);
+    map[4].order = map[5].order;
+    EXPECT_FALSE(mapIsComplete(map, &why));
+}
+
+TEST(DebugMaps, TilesPerSm) {
+    // 12 tiles round-robin over 5 SMs: 3, 3, 2, 2, 2; with 8 SMs known, three got none.
+    const SmTileCounts c = countTilesPerSm(madeUpMap(12, 5), 8);
+    EXPECT_EQ(c.sms, 8u);
+    EXPECT_EQ(c.idle, 3u);
+    EXPECT_EQ(c.min, 0u);
+    EXPECT_EQ(c.max, 3u);
+    EXPECT_DOUBLE_EQ(c.median, 2.0);
+    const SmTileCounts d = countTilesPerSm(madeUpMap(12, 5), 0);  // count from the ids seen
+    EXPECT_EQ(d.sms, 5u);
+    EXPECT_EQ(d.min, 2u);
+}
+
+TEST(DebugMaps, PicturesColourEveryTileAndDrawALegend) {
+    const uint32_t tx = 4, ty = 3, cell = cellSize(tx, ty);
+    EXPECT_EQ(cell, 16u);
+    EXPECT_EQ(cellSize(1024, 10), 1u);
+    const std::vector<vkspd::DebugMapTile> map = madeUpMap(tx * ty, 5);
+    const Picture order = renderOrderMap(map, tx, ty);
+    const Picture sm = renderSmMap(map, tx, ty, 5);
+    for (const Picture* p : {&order, &sm}) {
+        ASSERT_EQ(p->rgba.size(), size_t(p->width) * p->height * 4);
+        EXPECT_GT(p->height, ty * cell + 16);  // room for the legend
+    }
+    // The SM map's tile (0, 0) has SM 0's colour; tile (1, 0) SM 1's.
+    for (uint32_t t = 0; t < 2; ++t) {
+        uint8_t rgb[3];
+        smColour(map[t].smId, rgb);
+        const uint8_t* px = &sm.rgba[(size_t(8 + cell / 2) * sm.width + 8 + t * cell + cell / 2) * 4];
+        EXPECT_EQ(px[0], rgb[0]);
+        EXPECT_EQ(px[1], rgb[1]);
+        EXPECT_EQ(px[2], rgb[2]);
+    }
+    // Distinct colours for the first 132 SMs (an H100 / H200).
+    std::set<uint32_t> colours;
+    for (uint32_t id = 0; id < 132; ++id) {
+        uint8_t rgb[3];
+        smColour(id, rgb);
+        colours.insert(uint32_t(rgb[0]) << 16 | uint32_t(rgb[1]) << 8 | rgb[2]);
+    }
+    EXPECT_EQ(colours.size(), 132u);
+    // The order map's first tile to finish (the last tile here) is darker than the last to finish.
+    const uint8_t* first = &order.rgba[(size_t(8 + 2 * cell + cell / 2) * order.width + 8 + 3 * cell + cell / 2) * 4];
+    const uint8_t* last = &order.rgba[(size_t(8 + cell / 2) * order.width + 8 + cell / 2) * 4];
+    EXPECT_LT(first[0] + first[1] + first[2], last[0] + last[1] + last[2]);
+}
+
+TEST(DebugMaps, OccupancyTableRows) {
+    vkspd::OccupancyRecord r;
+    r.variant = "average fp32 quad";
+    r.source = vkspd::OccupancySource::Driver;
+    r.resources = {72, 14412, 256, 32};
+    r.limits.registersPerSm = 65536;
+    r.limits.registerGranularity = 8;
+    r.limits.threadsPerSm = 2048;
+    r.limits.sharedMemoryPerSm = 228 * 1024;
+    r.limits.groupsPerSm = 32;
+    r.limitsSource = "test table";
+    r.smCount = 132;
+    r.occupancy = vkspd::computeOccupancy(r.resources, r.limits);
+    const std::string table = occupancyTable({r}, "Test GPU");
+    EXPECT_NE(table.find("occupancy on Test GPU (132 SMs)"), std::string::npos) << table;
+    EXPECT_NE(table.find("24/64"), std::string::npos) << table;
+    EXPECT_NE(table.find("37.5%"), std::string::npos) << table;
+    EXPECT_NE(table.find("registers"), std::string::npos) << table;
+    EXPECT_EQ(occupancyShort(r), "37.5% (3 groups, registers)");
+    r.source = vkspd::OccupancySource::NotAvailable;
+    EXPECT_EQ(occupancyShort(r), "n/a");
+    EXPECT_NE(occupancyTable({r}, "CPU").find("not available"), std::string::npos);
+}

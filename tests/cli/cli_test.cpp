@@ -517,7 +517,9 @@ TEST_F(Cli, HelpExplainsEveryOption) {
     for (const char* format : {"rgba8-srgb", "bgra8", "r8-snorm", "rgba16", "rgba16f", "r32f", "rgba32f", "b10g11r11f",
                                "a2b10g10r10"})
         EXPECT_NE(r.out.find(std::string("    ") + format + " "), std::string::npos) << format;
-    for (int code = 0; code <= 5; ++code)
+    for (const char* option : {"--occupancy", "--order-map FILE", "--sm-map FILE"})
+        EXPECT_NE(r.out.find(option), std::string::npos) << option;
+    for (int code = 0; code <= 6; ++code)
         EXPECT_NE(r.out.find("\n  " + std::to_string(code) + "  "), std::string::npos) << "exit code " << code;
 }
 
@@ -561,3 +563,65 @@ TEST_F(Cli, JsonToStandardOutputIsTheOnlyOutput) {
 }
 
 }  // namespace
+
+// Issue 7: seeing the GPU at work.
+TEST_F(Cli, OrderMapIsAPictureOfEveryTile) {
+    // 333x187: 6x3 tiles of 64x64.
+    const CliRun r = run({kSample, "--linear", "--no-write", "--order-map", "order.png"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("order map: order.png: 6x3 tiles of 64x64"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("yellow last (17)"), std::string::npos) << r.out;
+    int w = 0, h = 0, c = 0;
+    stbi_uc* p = stbi_load((dir_ / "order.png").string().c_str(), &w, &h, &c, 4);
+    ASSERT_TRUE(p) << "order.png does not decode";
+    // Cells of 16 pixels with an 8-pixel margin, a legend below.
+    EXPECT_GE(w, 6 * 16 + 16);
+    EXPECT_GT(h, 3 * 16 + 16);
+    // Every tile cell is coloured (not the grey of a tile without an entry, not the white ground).
+    for (int ty = 0; ty < 3; ++ty)
+        for (int tx = 0; tx < 6; ++tx) {
+            const stbi_uc* px = p + (size_t(8 + ty * 16 + 8) * w + 8 + tx * 16 + 8) * 4;
+            const bool grey = px[0] == 96 && px[1] == 96 && px[2] == 96;
+            const bool white = px[0] == 255 && px[1] == 255 && px[2] == 255;
+            EXPECT_FALSE(grey || white) << "tile " << tx << "," << ty;
+        }
+    stbi_image_free(p);
+    EXPECT_TRUE(filesIn(dir_ / "vkspd-out").empty());  // --no-write
+}
+
+TEST_F(Cli, SmMapNeedsTheNvidiaExtension) {
+    const CliRun list = run({"--list-devices"});
+    const bool lavapipe = list.out.find("llvmpipe") != std::string::npos;
+    const CliRun r = run({kSample, "--linear", "--no-write", "--sm-map", "sm.png"});
+    if (lavapipe || r.code != 0) {
+        // Without VK_NV_shader_sm_builtins (lavapipe never has it): a clear message and exit code 6.
+        EXPECT_EQ(r.code, 6) << r.err;
+        EXPECT_NE(r.err.find("VK_NV_shader_sm_builtins"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("--order-map works on every device"), std::string::npos) << r.err;
+        EXPECT_FALSE(fs::exists(dir_ / "sm.png"));
+        return;
+    }
+    // With it (NVIDIA): the picture and the tiles per SM.
+    EXPECT_NE(r.out.find("SM map: sm.png: 6x3 tiles over "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("tiles per SM min "), std::string::npos) << r.out;
+    int w = 0, h = 0, c = 0;
+    stbi_uc* p = stbi_load((dir_ / "sm.png").string().c_str(), &w, &h, &c, 4);
+    ASSERT_TRUE(p) << "sm.png does not decode";
+    stbi_image_free(p);
+}
+
+TEST_F(Cli, OccupancyTableNeedsNoInput) {
+    const CliRun r = run({"--occupancy"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("limited by"), std::string::npos) << r.out;
+    for (const char* variant : {"average fp32 lds", "min fp32 lds", "max fp32 lds", "minmax fp32 lds"})
+        EXPECT_NE(r.out.find(variant), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("per-SM limits: "), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(dir_ / "vkspd-out"));
+}
+
+TEST_F(Cli, MapsTakeOneAverageInput) {
+    EXPECT_EQ(run({kSample, kSample, "--order-map", "o.png"}).code, 2);
+    EXPECT_EQ(run({kSample, "--reduction", "max", "--order-map", "o.png"}).code, 2);
+    EXPECT_EQ(run({kSample, "--sm-map", ""}).code, 2);
+}

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Checks that the normal shader variants (those generateMips uses) compile to the same SPIR-V at
+# git revision REV (default: main) and in the working tree: debug-only changes (issue 7's
+# VKSPD_DEBUG_MAP blocks) must leave them byte for byte unchanged. Uses the flags of
+# cmake/VkspdShaders.cmake. Prints one line per variant; exit code 1 if any differs.
+# usage: scripts/compare_normal_spirv.sh [REV]
+set -eu
+rev=${1:-main}
+root=$(git rev-parse --show-toplevel)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/old"
+git -C "$root" show "$rev:shaders/vkspd.comp" >"$tmp/old/vkspd.comp"
+git -C "$root" show "$rev:shaders/vkspd_shared.h" >"$tmp/old/vkspd_shared.h"
+status=0
+r=0
+for reduction in average min max minmax; do
+  for fp16 in 0 1; do
+    for quad in 0 1; do
+      flags="--target-env=vulkan1.2 -O -fshader-stage=compute -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=$quad -DVKSPD_REDUCTION=$r"
+      glslc $flags -o "$tmp/old.spv" "$tmp/old/vkspd.comp"
+      glslc $flags -o "$tmp/new.spv" "$root/shaders/vkspd.comp"
+      name="$reduction fp16=$fp16 quad=$quad"
+      if cmp -s "$tmp/old.spv" "$tmp/new.spv"; then
+        echo "same      $name"
+      else
+        echo "DIFFERENT $name"
+        status=1
+      fi
+    done
+  done
+  r=$((r + 1))
+done
+exit $status

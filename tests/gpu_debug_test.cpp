@@ -1,0 +1,142 @@
+// The debug map (include/vkspd/debug.hpp) on the device present: every tile has exactly one
+// entry, the finish counter's values are a permutation of 0..n-1, the levels are still exact, and
+// the occupancy query answers on any device.
+#include "vulkan_harness.hpp"
+
+#include <vkspd/debug.hpp>
+
+#include <algorithm>
+#include <cstring>
+
+using namespace vkspd_test;
+
+namespace {
+
+struct MapBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+};
+
+MapBuffer makeMapBuffer(Harness* h, VkDeviceSize size) {
+    MapBuffer b;
+    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bi.size = size;
+    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    EXPECT_EQ(vkCreateBuffer(h->device, &bi, nullptr, &b.buffer), VK_SUCCESS);
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(h->device, b.buffer, &req);
+    VkPhysicalDeviceMemoryProperties mp;
+    vkGetPhysicalDeviceMemoryProperties(h->physicalDevice, &mp);
+    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    ai.allocationSize = req.size;
+    for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
+        if ((req.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) {
+            ai.memoryTypeIndex = i;
+            break;
+        }
+    EXPECT_EQ(vkAllocateMemory(h->device, &ai, nullptr, &b.memory), VK_SUCCESS);
+    EXPECT_EQ(vkBindBufferMemory(h->device, b.buffer, b.memory, 0), VK_SUCCESS);
+    EXPECT_EQ(vkMapMemory(h->device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), VK_SUCCESS);
+    return b;
+}
+
+void freeMapBuffer(Harness* h, MapBuffer& b) {
+    vkDestroyBuffer(h->device, b.buffer, nullptr);
+    vkFreeMemory(h->device, b.memory, nullptr);
+}
+
+// Runs the debug variant on a w x h RGBA8 image with `layers` layers; checks the map and the chain.
+void checkDebugMap(Harness* h, uint32_t w, uint32_t ht, uint32_t layers) {
+    const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+    TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, layers);
+    std::vector<uint8_t> level0;
+    for (uint32_t l = 0; l < layers; ++l) {
+        std::vector<uint8_t> one = randomTexels(format, w, ht, 7 + l);
+        level0.insert(level0.end(), one.begin(), one.end());
+    }
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info = chainInfo(img);
+    vkspd::DispatchDescription d;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    const uint32_t tiles = d.groupsX * d.groupsY * d.groupsZ;
+    const VkDeviceSize bytes = vkspd::debugMapSize(h->context, info);
+    ASSERT_EQ(bytes, vkspd::kDebugMapHeaderBytes + tiles * sizeof(vkspd::DebugMapTile));
+    MapBuffer map = makeMapBuffer(h, bytes);
+    std::memset(map.mapped, 0xAB, size_t(bytes));  // the library must zero-fill it itself
+    vkspd::DebugMapInfo mi;
+    mi.buffer = map.buffer;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMipsDebugMap(h->context, cmd, info, mi);
+        EXPECT_TRUE(r.ok()) << r.message;
+        VkMemoryBarrier b{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+        b.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &b, 0,
+                             nullptr, 0, nullptr);
+    });
+    const auto* words = static_cast<const uint32_t*>(map.mapped);
+    EXPECT_EQ(words[0], tiles) << "the finish counter counts every tile once";
+    const auto* entries = reinterpret_cast<const vkspd::DebugMapTile*>(words + 4);
+    std::vector<uint32_t> orders;
+    for (uint32_t t = 0; t < tiles; ++t) {
+        EXPECT_EQ(entries[t].flags & 1u, 1u) << "tile " << t << " has no entry";
+        EXPECT_EQ(entries[t].flags & 2u, 0u) << "SM ids without VK_NV_shader_sm_builtins";
+        orders.push_back(entries[t].order);
+    }
+    std::sort(orders.begin(), orders.end());
+    for (uint32_t t = 0; t < tiles; ++t)
+        ASSERT_EQ(orders[t], t) << "finish orders are not a permutation of 0.." << tiles - 1;
+    freeMapBuffer(h, map);
+
+    auto gpu = h->readLevels(img);
+    expectChainMatches(img, gpu, 0, img.levels, 0, layers, 1.0, "debug variant");
+    h->destroyImage(img);
+}
+
+}  // namespace
+
+TEST_F(GpuTest, DebugMapEveryTileOnce65x63) { checkDebugMap(h, 65, 63, 1); }
+TEST_F(GpuTest, DebugMapEveryTileOnce130x66TwoLayers) { checkDebugMap(h, 130, 66, 2); }
+TEST_F(GpuTest, DebugMapEveryTileOnceTwoStages300x200) { checkDebugMap(h, 300, 200, 1); }
+TEST_F(GpuTest, DebugMapEveryTileOnceTall2x4095) { checkDebugMap(h, 2, 4095, 1); }
+TEST_F(GpuTest, DebugMapEveryTileOnceWide4095x3) { checkDebugMap(h, 4095, 3, 1); }
+
+TEST_F(GpuTest, DebugMapRefusesWhatHasNoVariant) {
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1, 1, 1, kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(img);
+    EXPECT_EQ(vkspd::debugMapSize(h->context, info), 0u) << "1x1 has no level to write";
+    info.reduction = vkspd::Reduction::Max;
+    EXPECT_EQ(vkspd::debugMapSize(h->context, info), 0u);
+    vkspd::DebugMapInfo mi;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMipsDebugMap(h->context, cmd, info, mi);
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find("DebugMapInfo::buffer"), std::string::npos) << r.message;
+        mi.buffer = reinterpret_cast<VkBuffer>(uintptr_t(1));  // never used: the offset is refused first
+        mi.offset = 2;
+        r = vkspd::generateMipsDebugMap(h->context, cmd, info, mi);
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find("DebugMapInfo::offset 2"), std::string::npos) << r.message;
+    });
+    h->destroyImage(img);
+}
+
+TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
+    std::vector<vkspd::OccupancyRecord> records;
+    vkspd::OccupancyQueryInfo q;
+    vkspd::Result r = vkspd::queryOccupancy(h->context, q, &records);
+    ASSERT_TRUE(r.ok()) << r.message;
+    ASSERT_FALSE(records.empty());
+    for (const vkspd::OccupancyRecord& rec : records) {
+        EXPECT_EQ(rec.resources.threadsPerGroup, 256u);
+        EXPECT_GT(rec.resources.sharedMemoryPerGroup, 0u);
+        EXPECT_FALSE(rec.limitsSource.empty());
+        if (h->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
+            EXPECT_EQ(rec.source, vkspd::OccupancySource::NotAvailable);
+        }
+    }
+    q.reductions = {vkspd::Reduction::Custom};
+    EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok());
+}
