@@ -42,6 +42,21 @@
 #define VEC vec4
 #endif
 
+// FP16 variant: a filtered value never exceeds the largest input, so a finite value past the half
+// maximum (65504) only comes from rounding: FP32 sums of half-rounded partial sums (tile edges),
+// or an FP32 value rounded up on conversion. Such values saturate instead of becoming Inf; Inf
+// and NaN pass unchanged (SPEC section 2: HDR values near the maximum must not overflow).
+vec4 saturateHalf(vec4 v) {
+#if VKSPD_FP16
+    vec4 m = vec4(65504.0);
+    bvec4 special = bvec4(uvec4(isinf(v)) | uvec4(isnan(v)));
+    return mix(clamp(v, -m, m), v, special);
+#else
+    return v;
+#endif
+}
+VEC toReal(vec4 v) { return VEC(saturateHalf(v)); }
+
 layout(local_size_x = VKSPD_GROUP_SIZE) in;
 
 layout(set = 0, binding = VKSPD_BINDING_SOURCE) uniform sampler2DArray sourceLevel;
@@ -69,6 +84,17 @@ shared uint sElectedCount[2];   // next-stage tiles this group was elected to ru
 shared ivec2 sElected[2][16];
 
 // --- Reductions (SPEC section 3) -------------------------------------------------------------
+// GLSL leaves min and max undefined when an operand is NaN; the reference propagates NaN like IEEE
+// arithmetic (SPEC section 3), so these do: a + b is NaN whenever either is.
+float nanMin(float a, float b) { return isnan(a) || isnan(b) ? a + b : min(a, b); }
+float nanMax(float a, float b) { return isnan(a) || isnan(b) ? a + b : max(a, b); }
+vec4 nanMin(vec4 a, vec4 b) { return mix(min(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
+vec4 nanMax(vec4 a, vec4 b) { return mix(max(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
+#if VKSPD_FP16
+f16vec4 nanMin(f16vec4 a, f16vec4 b) { return mix(min(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
+f16vec4 nanMax(f16vec4 a, f16vec4 b) { return mix(max(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
+#endif
+
 // A texel is made separably: each source row with a non-zero weight accumulates its texels from
 // the identity, then the rows accumulate into the texel. Partial results of disjoint parts of a
 // footprint (tile edges) merge with rCombine.
@@ -78,16 +104,16 @@ vec4 rAccumulate(vec4 acc, vec4 v, float w) { return acc + w * v; }
 vec4 rCombine(vec4 a, vec4 b) { return a + b; }
 #elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
 vec4 rIdentity() { return vec4(uintBitsToFloat(0x7F800000u)); }
-vec4 rAccumulate(vec4 acc, vec4 v, float w) { return min(acc, v); }
-vec4 rCombine(vec4 a, vec4 b) { return min(a, b); }
+vec4 rAccumulate(vec4 acc, vec4 v, float w) { return nanMin(acc, v); }
+vec4 rCombine(vec4 a, vec4 b) { return nanMin(a, b); }
 #elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
 vec4 rIdentity() { return vec4(-uintBitsToFloat(0x7F800000u)); }
-vec4 rAccumulate(vec4 acc, vec4 v, float w) { return max(acc, v); }
-vec4 rCombine(vec4 a, vec4 b) { return max(a, b); }
+vec4 rAccumulate(vec4 acc, vec4 v, float w) { return nanMax(acc, v); }
+vec4 rCombine(vec4 a, vec4 b) { return nanMax(a, b); }
 #elif VKSPD_REDUCTION == VKSPD_REDUCTION_MINMAX
 // R: minimum, G: maximum.
 vec4 rIdentity() { float inf = uintBitsToFloat(0x7F800000u); return vec4(inf, -inf, 0.0, 0.0); }
-vec4 rCombine(vec4 a, vec4 b) { return vec4(min(a.x, b.x), max(a.y, b.y), 0.0, 0.0); }
+vec4 rCombine(vec4 a, vec4 b) { return vec4(nanMin(a.x, b.x), nanMax(a.y, b.y), 0.0, 0.0); }
 vec4 rAccumulate(vec4 acc, vec4 v, float w) { return rCombine(acc, v); }
 #elif VKSPD_REDUCTION == VKSPD_REDUCTION_CUSTOM
 #include "vkspd_custom_reduction.glsl"
@@ -98,15 +124,33 @@ vec4 rCombine(vec4 a, vec4 b) { return vkspdCombine(a, b); }
 #error "Unknown VKSPD_REDUCTION"
 #endif
 
+// Channels that are Inf or NaN.
+uvec4 nonFinite(vec4 v) { return uvec4(isinf(v)) | uvec4(isnan(v)); }
+
+// The end of a weighted sum whose inputs had the non-finite channels `special`. An average never
+// exceeds its largest input, but the three-tap weights of odd sizes, rounded, may sum to a little
+// over 1: at the float maximum that makes Inf from finite texels. Such channels are clamped.
+vec4 finishReduce(vec4 acc, uvec4 special) {
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+    float m = uintBitsToFloat(0x7F7FFFFFu);
+    return mix(clamp(acc, -m, m), acc, bvec4(special));
+#else
+    return acc;
+#endif
+}
+
 // The reduction of a plain 2x2 footprint (weights 1/4 each), at the variant's precision.
 VEC reduce4(VEC a, VEC b, VEC c, VEC d) {
 #if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+    // Scaled before adding so four values near the half maximum cannot overflow; `precise` keeps
+    // the compiler from factoring the scale out of the sum (Mesa's NIR does for inexact floats).
     REAL q = REAL(0.25);
-    return a * q + b * q + c * q + d * q;
+    precise VEC r = a * q + b * q + c * q + d * q;
+    return r;
 #elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
-    return min(min(a, b), min(c, d));
+    return nanMin(nanMin(a, b), nanMin(c, d));
 #elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
-    return max(max(a, b), max(c, d));
+    return nanMax(nanMax(a, b), nanMax(c, d));
 #else
     vec4 row0 = rAccumulate(rAccumulate(rIdentity(), vec4(a), 0.5), vec4(b), 0.5);
     vec4 row1 = rAccumulate(rAccumulate(rIdentity(), vec4(c), 0.5), vec4(d), 0.5);
@@ -117,11 +161,14 @@ VEC reduce4(VEC a, VEC b, VEC c, VEC d) {
 // The same from four FP32 values (level 1 from the source, and ping-pong levels).
 vec4 reduce4f(vec4 a, vec4 b, vec4 c, vec4 d) {
 #if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
-    return 0.25 * (a + b + c + d);
+    // Scaled before adding (exact: a power of two), so four values near the float maximum do not
+    // overflow; `precise`, as in reduce4.
+    precise vec4 r = 0.25 * a + 0.25 * b + 0.25 * c + 0.25 * d;
+    return r;
 #elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
-    return min(min(a, b), min(c, d));
+    return nanMin(nanMin(a, b), nanMin(c, d));
 #elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
-    return max(max(a, b), max(c, d));
+    return nanMax(nanMax(a, b), nanMax(c, d));
 #else
     vec4 row0 = rAccumulate(rAccumulate(rIdentity(), a, 0.5), b, 0.5);
     vec4 row1 = rAccumulate(rAccumulate(rIdentity(), c, 0.5), d, 0.5);
@@ -182,6 +229,7 @@ vec3 linearToSrgb(vec3 l) {
 }
 
 void storeLevel(int level, ivec2 g, vec4 v) {
+    v = saturateHalf(v);
     // sRGB images are written through UNORM views: encode here, after filtering in linear space.
     if ((pc.flags & VKSPD_FLAG_SRGB) != 0u) v.rgb = linearToSrgb(v.rgb);
     // A switch with constant indices: dynamic indexing of storage image arrays is an optional
@@ -270,10 +318,14 @@ vec4 sourceTexel(ivec2 p) {
     return t;
 }
 
-VEC fetchSource(ivec2 p) {
-    if (gStage == 0) return VEC(sourceTexel(p));
-    return VEC(loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x)));
+// A texel of the stage's source at full precision: the dispatch's source in stage 0, the texels
+// the previous stage kept in the data buffer after it.
+vec4 fetchSource4(ivec2 p) {
+    if (gStage == 0) return sourceTexel(p);
+    return loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x));
 }
+
+VEC fetchSource(ivec2 p) { return gStage == 0 ? VEC(sourceTexel(p)) : toReal(fetchSource4(p)); }
 
 // Texel g of a level from the level above (s texels per axis), using only the source texels in
 // [lo, hi): those outside belong to other tiles (this is the tile's partial result).
@@ -286,6 +338,7 @@ VEC fetchSource(ivec2 p) {
         vec3 wx = axisWeights(s.x, g.x), wy = axisWeights(s.y, g.y);        \
         ivec2 clo = max(lo, ivec2(0)), chi = min(hi, ivec2(s));             \
         vec4 acc = rIdentity();                                             \
+        uvec4 special = uvec4(0u);                                          \
         for (int b = 0; b < 3; ++b) {                                       \
             int y = 2 * g.y + b;                                            \
             if (wy[b] == 0.0 || y < clo.y || y >= chi.y) continue;          \
@@ -293,11 +346,13 @@ VEC fetchSource(ivec2 p) {
             for (int a = 0; a < 3; ++a) {                                   \
                 int x = 2 * g.x + a;                                        \
                 if (wx[a] == 0.0 || x < clo.x || x >= chi.x) continue;      \
-                row = rAccumulate(row, vec4(FETCH), wx[a]);                 \
+                vec4 value = vec4(FETCH);                                   \
+                special |= nonFinite(value);                                \
+                row = rAccumulate(row, value, wx[a]);                       \
             }                                                               \
             acc = rAccumulate(acc, row, wy[b]);                             \
         }                                                                   \
-        return VEC(acc);                                                    \
+        return toReal(finishReduce(acc, special));                          \
     }
 
 DEFINE_REDUCE(reduceSource, fetchSource(ivec2(x, y)))
@@ -380,8 +435,9 @@ void levelsOneTwoQuad() {
     uvec2 s0 = levelExtent(gLevelBase), e1 = levelExtent(gLevelBase + 1),
           e2 = levelExtent(gLevelBase + 2);
     ivec2 m = mortonPosition(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
-    // Uniform: the same for the whole dispatch.
-    bool linear = (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u;
+    // Uniform: the same for the whole group. Only stage 0 reads the sampled source; later stages
+    // read the kept texels from the data buffer.
+    bool linear = gStage == 0 && (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u;
     for (int step = 0; step < 4; ++step) {
         ivec2 p = m + ivec2(16 * (step & 1), 16 * (step >> 1));
         ivec2 g = o1 + p;
@@ -394,8 +450,8 @@ void levelsOneTwoQuad() {
                 // weighs each by exactly 1/4 (sRGB is decoded before filtering).
                 v = VEC(textureLod(sourceLevel, vec3((vec2(t) + 1.0) / vec2(s0), float(gLayer)), 0.0));
             } else {
-                v = VEC(reduce4f(sourceTexel(t), sourceTexel(t + ivec2(1, 0)), sourceTexel(t + ivec2(0, 1)),
-                                 sourceTexel(t + ivec2(1, 1))));
+                v = toReal(reduce4f(fetchSource4(t), fetchSource4(t + ivec2(1, 0)), fetchSource4(t + ivec2(0, 1)),
+                                    fetchSource4(t + ivec2(1, 1))));
             }
             emitTexel(1, p, g, v);
         }
@@ -417,10 +473,20 @@ void levelsOneTwoQuad() {
 }
 #endif
 
+// Later stages take the quad path on the same rule as the planner's VKSPD_FLAG_QUAD_LEVELS_1_2
+// for stage 0: the stage's source and its level 1 are even on both axes (levels 1 and 2 are
+// plain 2x2 reductions, so no texel of them depends on a neighbouring tile). Their source is the
+// data buffer: one stage-1 group reduces 64x64 kept texels while the rest of the GPU idles, and
+// the generic tap loop made that serial tail a large part of the dispatch (bench/NOTES.md).
+bool quadLevelsOneTwo() {
+    uvec2 s0 = levelExtent(gLevelBase), s1 = levelExtent(gLevelBase + 1);
+    return ((s0.x | s0.y | s1.x | s1.y) & 1u) == 0u;
+}
+
 // Every level of one tile of the current stage, `levels` of them (1..6).
 void processTile(int levels) {
 #if VKSPD_QUAD
-    if (gStage == 0 && levels >= 2 && (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u) {
+    if (levels >= 2 && (gStage == 0 ? (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u : quadLevelsOneTwo())) {
         levelsOneTwoQuad();
     } else {
         levelsOneTwoShared(levels);
@@ -442,7 +508,7 @@ void processTile(int levels) {
                 if (((sAbove.x | sAbove.y) & 1u) == 0u && !depX(k) && !depY(k)) {
                     // Even and independent of the neighbours: the plain 2x2 footprint.
                     int i = (2 * l.y + 1) * (nAbove + 1) + 2 * l.x + 1, j = i + nAbove + 1;
-                    v = VEC((k & 1) != 0
+                    v = toReal((k & 1) != 0
                                 ? reduce4f(vec4(ldsB[i]), vec4(ldsB[i + 1]), vec4(ldsB[j]), vec4(ldsB[j + 1]))
                                 : reduce4f(vec4(ldsA[i]), vec4(ldsA[i + 1]), vec4(ldsA[j]), vec4(ldsA[j + 1])));
                 } else {
@@ -483,7 +549,8 @@ void finishEdge(ivec2 tile, int i, bool right) {
     ivec2 neighbour = tile + (right ? ivec2(1, 0) : ivec2(0, 1));
     int own = right ? VKSPD_REC_RIGHT : VKSPD_REC_BOTTOM;
     int theirs = right ? VKSPD_REC_LEFT : VKSPD_REC_TOP;
-    vec4 v = rCombine(loadData(recordOf(tile) + uint(own + i)), loadData(recordOf(neighbour) + uint(theirs + i)));
+    vec4 a = loadData(recordOf(tile) + uint(own + i)), b = loadData(recordOf(neighbour) + uint(theirs + i));
+    vec4 v = finishReduce(rCombine(a, b), nonFinite(a) | nonFinite(b));
     storeLevel(gLevelBase + k, g, v);
     keepMipTexel(k, tile, g, v);
 }
@@ -494,10 +561,12 @@ void finishCorner(ivec2 tile, int k) {
     int n = VKSPD_TILE >> k;
     ivec2 g = tile * n + ivec2(n - 1);
     if (any(greaterThanEqual(g, ivec2(levelExtent(gLevelBase + k))))) return;
-    vec4 v = rCombine(rCombine(loadData(recordOf(tile) + uint(VKSPD_REC_CORNER + k - 1)),
-                               loadData(recordOf(tile + ivec2(1, 0)) + uint(VKSPD_REC_CORNER_L + k - 1))),
-                      rCombine(loadData(recordOf(tile + ivec2(0, 1)) + uint(VKSPD_REC_CORNER_T + k - 1)),
-                               loadData(recordOf(tile + ivec2(1, 1)) + uint(VKSPD_REC_CORNER_TL + k - 1))));
+    vec4 a = loadData(recordOf(tile) + uint(VKSPD_REC_CORNER + k - 1));
+    vec4 b = loadData(recordOf(tile + ivec2(1, 0)) + uint(VKSPD_REC_CORNER_L + k - 1));
+    vec4 c = loadData(recordOf(tile + ivec2(0, 1)) + uint(VKSPD_REC_CORNER_T + k - 1));
+    vec4 d = loadData(recordOf(tile + ivec2(1, 1)) + uint(VKSPD_REC_CORNER_TL + k - 1));
+    vec4 v = finishReduce(rCombine(rCombine(a, b), rCombine(c, d)),
+                          nonFinite(a) | nonFinite(b) | nonFinite(c) | nonFinite(d));
     storeLevel(gLevelBase + k, g, v);
     keepMipTexel(k, tile, g, v);
 }

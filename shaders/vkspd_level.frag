@@ -29,11 +29,15 @@ vec3 axisWeights(uint s, int g) {
     return vec3(float(d - g) / fs, float(d) / fs, float(g + 1) / fs);
 }
 
+// NaN propagates like IEEE arithmetic (GLSL leaves min and max with a NaN operand undefined).
+vec4 nanMin(vec4 a, vec4 b) { return mix(min(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
+vec4 nanMax(vec4 a, vec4 b) { return mix(max(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
+
 vec4 combine(vec4 a, vec4 b) {
     switch (pc.reduction) {
-    case VKSPD_REDUCTION_MIN: return min(a, b);
-    case VKSPD_REDUCTION_MAX: return max(a, b);
-    case VKSPD_REDUCTION_MINMAX: return vec4(min(a.x, b.x), max(a.y, b.y), 0.0, 0.0);
+    case VKSPD_REDUCTION_MIN: return nanMin(a, b);
+    case VKSPD_REDUCTION_MAX: return nanMax(a, b);
+    case VKSPD_REDUCTION_MINMAX: return vec4(nanMin(a, b).x, nanMax(a, b).y, 0.0, 0.0);
     }
     return a + b;
 }

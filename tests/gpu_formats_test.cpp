@@ -132,6 +132,42 @@ TEST_F(GpuTest, MinMaxAndMinMaxAreBitExactAtOddSizes) {
     }
 }
 
+// Two stages on the quad path: at 512x256 the first stage keeps 8x4 texels and the second stage
+// (one group) reduces them with quad operations too, reading the kept texels from the data
+// buffer at full precision. Min, Max and MinMax stay bit-exact there.
+TEST_F(GpuTest, ReductionsStayExactOnTheQuadPathOfTheSecondStage) {
+    struct Case {
+        VkFormat format;
+        vkspd::Reduction reduction;
+        bool fp16;
+    };
+    const Case cases[] = {
+        {VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Max, false},
+        {VK_FORMAT_R16_SFLOAT, vkspd::Reduction::Min, true},
+        {VK_FORMAT_R32G32_SFLOAT, vkspd::Reduction::MinMax, false},
+    };
+    const uint32_t w = 512, hgt = 256;
+    for (const Case& c : cases) {
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(c.format, &fi);
+        TestImage img = h->createImage(c.format, w, hgt, vkspd::fullMipCount(w, hgt), kChainUsage);
+        const bool fp16 = c.fp16 && h->fp16;
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.reduction = c.reduction;
+        info.precision = fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+        info.subgroupPath = h->quad ? vkspd::SubgroupPath::Quad : vkspd::SubgroupPath::LdsOnly;
+        auto gpu = runChain(h, img, info, 4242);
+        vkspd::ReferenceOptions o;
+        o.reduction = c.reduction;
+        expectChainMatches(img, gpu, 0, img.levels, 0, 1, 0.0,
+                           std::string(fi.name) + " reduction " + std::to_string(int(c.reduction)) +
+                               (fp16 ? " fp16" : " fp32") + " second stage",
+                           o);
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+    }
+}
+
 // The Hi-Z use case: a depth buffer read through a sampled view into a colour pyramid, whose
 // level 0 is a copy of the depth and whose other levels are conservative.
 TEST_F(GpuTest, DepthSourceBuildsAConservativePyramid) {
