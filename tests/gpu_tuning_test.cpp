@@ -74,6 +74,8 @@ TEST_F(GpuTest, LinearSamplerFetchMatchesTheReference) {
     if (!h->quad) GTEST_SKIP() << "Fetch::LinearSampler needs the quad path";
     for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R8G8B8A8_SRGB}) {
         for (const auto& s : kSizes) expectTunedChainMatches(h, format, s[0], s[1], {vkspd::Fetch::LinearSampler, 0});
+        // Even levels 0 and 1 that are not powers of two: the corner coordinate is rounded.
+        expectTunedChainMatches(h, format, 1100, 1000, {vkspd::Fetch::LinearSampler, 0});
     }
     // With FP32 and with tiling too.
     expectTunedChainMatches(h, VK_FORMAT_R16G16B16A16_SFLOAT, 256, 256, {vkspd::Fetch::LinearSampler, 3, false});
@@ -100,6 +102,11 @@ TEST_F(GpuTest, LinearSamplerFetchWhereNotAllowedIsAnError) {
     bad = info;
     bad.fetch = static_cast<vkspd::Fetch>(7);
     expectError(bad, VK_ERROR_UNKNOWN, "is not a vkspd::Fetch");
+    TestImage wide = h->createImage(VK_FORMAT_R32G32B32A32_SFLOAT, 64, 64, 7, kChainUsage);
+    bad = chainInfo(wide);
+    bad.fetch = vkspd::Fetch::LinearSampler;
+    expectError(bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "needs more precision than a bilinear sample keeps");
+    h->destroyImage(wide);
     // Load and Auto are always allowed, with any reduction and path.
     bad = info;
     bad.fetch = vkspd::Fetch::Load;

@@ -67,8 +67,11 @@ enum class Fetch {
                     ///< of the quad path whose base and level 1 are even; odd levels and the
                     ///< LdsOnly path keep the exact loads. Only for Reduction::Average on the single
                     ///< pass, with the quad path taken, and a sampled format (the image's, or a
-                    ///< SourceImage's) with VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT:
-                    ///< elsewhere generateMips returns an error naming the rule
+                    ///< SourceImage's) that the FP16 path can hold (FormatInfo::fp16Capable: 8-bit, 16-bit
+                    ///< float and B10G11R11 formats; filter weights are only as fine as
+                    ///< subTexelPrecisionBits) and that has
+                    ///< VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT: elsewhere generateMips
+                    ///< returns an error naming the rule
                     ///< (VK_ERROR_FEATURE_NOT_PRESENT; VK_ERROR_FORMAT_NOT_SUPPORTED for the format
                     ///< feature). sRGB images are filtered after the sampler's decode, in linear space.
 };
