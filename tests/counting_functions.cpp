@@ -65,7 +65,8 @@ struct Wrap<R(VKAPI_PTR*)(Args...), K, Id> {
     X(vkCmdBeginRenderPass, Command) X(vkCmdEndRenderPass, Command)       \
     X(vkCmdDraw, Command) X(vkCmdSetViewport, Command)                    \
     X(vkCmdSetScissor, Command) X(vkCmdBlitImage, Command)                \
-    X(vkCmdPushDescriptorSetKHR, Command) X(vkCmdPipelineBarrier2, Command)
+    X(vkCmdPushDescriptorSetKHR, Command) X(vkCmdPipelineBarrier2, Command) \
+    X(vkCmdFillBuffer, Command)
 
 
 PFN_vkVoidFunction wrapDevice(VkDevice device, const char* name);

@@ -1,11 +1,26 @@
 // The one translation unit that compiles stb_image and stb_image_write (Debian's libstb-dev
 // headers). Warnings are off for it in CMake: the code is not ours to fix.
+#include <cstring>
+
+namespace {
+// Debian 12's stb_image copies zero bytes to a null pointer where a PNG's first IDAT chunk is
+// empty (stbi__getn into its not yet allocated IDAT buffer): memcpy(NULL, p, 0) is undefined
+// behaviour, which UBSan reports, though nothing is read or written. In this translation unit
+// only, stb's memcpy calls skip empty copies (tests/fuzz/corpus/png_empty_first_idat.png).
+inline void* stbMemcpy(void* destination, const void* source, size_t bytes) {
+    return bytes ? std::memcpy(destination, source, bytes) : destination;
+}
+}  // namespace
+#define memcpy(destination, source, bytes) stbMemcpy(destination, source, bytes)
+
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
 #include <stb/stb_image.h>
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb/stb_image_write.h>
+
+#undef memcpy
 
 namespace vkspd_cli {
 

@@ -5,7 +5,8 @@ and the normal build replays them as regression tests (expected.txt says what ea
 Standard library only; run it again to regenerate the same bytes. The files it does not write
 are inputs the fuzzer found: jpeg_dht_*.jpg and jpeg_fill_bytes_before_soi.jpg made Debian's
 stb_image write out of bounds before image_load.cpp refused them, jpeg_entropy_shift_over_31.jpg
-trips its (harmless) shift overflow. Keep them."""
+trips its (harmless) shift overflow; png_empty_first_idat.png (written here) made it memcpy to a null
+pointer (samples/cli/stb_impl.cpp guards it). Keep them."""
 import os
 import struct
 import sys
@@ -81,6 +82,9 @@ def main():
         "png_valid_5x3_rgba.png": good_png,
         "png_valid_4x2_grey16.png": png(4, 2, bit_depth=16, colour=0),
         "png_truncated_in_idat.png": good_png[:45],
+        # A valid PNG whose first IDAT chunk is empty: Debian's stb_image then copies 0 bytes into
+        # its still-null IDAT buffer (memcpy(NULL, p, 0), undefined; found by the fuzzer).
+        "png_empty_first_idat.png": good_png[:33] + png_chunk(b"IDAT", b"") + good_png[33:],
         "png_truncated_after_signature.png": good_png[:8],
         "png_zero_width.png": png(5, 3, ihdr_size=(0, 3)),
         "png_huge_header_100000x100000.png": png(5, 3, ihdr_size=(100000, 100000)),
