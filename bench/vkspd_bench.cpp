@@ -62,6 +62,9 @@ const char* kUsageText =
     "  --copy-mib N      size of the copy that sets the floor (default 1024)\n"
     "  --evict-mib N     size of the copy run before each item to evict the L2 (default 256)\n"
     "  --out DIR         write DIR/bench.csv, DIR/bench.json and DIR/bench-<format>.svg\n"
+    "  --no-denorm-preserve  run the shaders as built, without the DenormPreserve execution mode\n"
+    "                    the library adds where the device supports it (ContextCreateInfo::\n"
+    "                    skipDenormPreserve), to measure what keeping FP32 denormals costs\n"
     "  -h, --help        this text\n"
     "\n"
     "example: vkspd-bench --reps 50 --out bench/results/today\n";
@@ -696,6 +699,7 @@ int main(int argc, char** argv) {
     std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir, methodsArg, colsArg = "1,2,4,8,16";
     uint32_t levelsBelow = 64;
     bool sampledOnly = false;
+    bool skipDenormPreserve = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -719,6 +723,7 @@ int main(int argc, char** argv) {
         else if (a == "--sampled") sampledOnly = true;
         else if (a == "--cols") colsArg = value();
         else if (a == "--levels") levelsBelow = uint32_t(std::max(1, std::atoi(value().c_str())));
+        else if (a == "--no-denorm-preserve") skipDenormPreserve = true;
         else {
             std::fprintf(stderr, "vkspd-bench: unknown option %s (see --help)\n", a.c_str());
             return 2;
@@ -761,7 +766,15 @@ int main(int argc, char** argv) {
     VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     p2.pNext = &driver;
     vkGetPhysicalDeviceProperties2(g.physical, &p2);
-    vkspd::Context context = createContext(g);
+    vkspd::Context context = nullptr;
+    {
+        vkspd::ContextCreateInfo ci = contextInfoFor(g);
+        ci.skipDenormPreserve = skipDenormPreserve;
+        if (vkspd::Result r = vkspd::createContext(ci, &context); !r.ok()) {
+            std::fprintf(stderr, "vkspd-bench: %s\n", r.message.c_str());
+            return kGpuExitCode;
+        }
+    }
     Copier copier = makeCopier(g);
     Runner run(g);
 
@@ -937,8 +950,10 @@ int main(int argc, char** argv) {
     std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     std::printf("\n%s (%s %s), %s, %u repetitions after %u warm-up, L2 evicted before each item\n",
                 g.properties.deviceName, driver.driverName, driver.driverInfo, date, reps, warmup);
-    std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB copied before each item\n\n",
+    std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB copied before each item\n",
                 copyGBs, copyMib, copyMedian, evictMib);
+    std::printf("DenormPreserve: %s\n\n", skipDenormPreserve ? "off (--no-denorm-preserve)"
+                                                              : "added where the device supports it");
     std::printf("%-22s %-12s %-24s %10s %10s %8s %8s %8s %-28s %s\n", "format", "size", "method", "median us", "min us",
                 "GB/s", "% floor", "x blit", "occupancy", "check");
     std::ostringstream csv, json;

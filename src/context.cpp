@@ -273,6 +273,22 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
     }
     c->quadSupported = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT) != 0;
 
+    // Float controls (core in Vulkan 1.2, checked above): which denormal modes a shader may declare.
+    if (!createInfo.skipDenormPreserve) {
+        VkPhysicalDeviceFloatControlsProperties floatControls{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+        VkPhysicalDeviceProperties2 fp2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+        fp2.pNext = &floatControls;
+        c->fn.vkGetPhysicalDeviceProperties2(createInfo.physicalDevice, &fp2);
+        c->denormSupport.preserve16 = floatControls.shaderDenormPreserveFloat16 == VK_TRUE;
+        c->denormSupport.preserve32 = floatControls.shaderDenormPreserveFloat32 == VK_TRUE;
+        switch (floatControls.denormBehaviorIndependence) {
+            case VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_32_BIT_ONLY: c->denormSupport.independence = 0; break;
+            case VK_SHADER_FLOAT_CONTROLS_INDEPENDENCE_ALL: c->denormSupport.independence = 1; break;
+            default: c->denormSupport.independence = 2; break;
+        }
+    }
+
     c->pipelineFlags = pipelineFlags;
     Result r = createLayouts(c);
     if (r.ok()) {
@@ -353,8 +369,28 @@ bool isFormatSupported(Context c, VkFormat format, std::string* reason) noexcept
     }
 }
 
+bool denormalsPreserved(Context c, bool fp16) {
+    FloatWidths widths;
+    widths.f16 = fp16;
+    widths.f32 = true;
+    const DenormModes m = chooseDenormModes(c->denormSupport, widths);
+    return m.preserve32 && (!fp16 || m.preserve16);
+}
+
 Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkPipeline* out,
                              VkPipelineLayout layout, VkPipelineCreateFlags flags) {
+    // DenormPreserve where the device allows it (SPEC section 7: IEEE results, which NVIDIA's
+    // default flushes for FP32 denormals). A module the patcher refuses is used as built.
+    std::vector<uint32_t> patched;
+    FloatWidths widths;
+    if ((c->denormSupport.preserve16 || c->denormSupport.preserve32) &&
+        spirvFloatWidths(words, bytes / 4, &widths)) {
+        const DenormModes modes = chooseDenormModes(c->denormSupport, widths);
+        if (modes.any() && addDenormPreserve(words, bytes / 4, modes, &patched)) {
+            words = patched.data();
+            bytes = patched.size() * 4;
+        }
+    }
     VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     mi.codeSize = bytes;
     mi.pCode = words;

@@ -5,6 +5,7 @@
 
 #include "functions.hpp"
 #include "planner.hpp"
+#include "spirv_patch.hpp"
 
 #include <vkspd/reference.hpp>
 #include <vkspd/vkspd.hpp>
@@ -80,6 +81,9 @@ struct vkspd::ContextT {
     VkPhysicalDeviceProperties properties{};
     uint32_t subgroupSize = 0;
     bool quadSupported = false;
+    // What the device's float controls allow (all false with ContextCreateInfo::skipDenormPreserve):
+    // compute modules get DenormPreserve for the widths chooseDenormModes picks from it.
+    DenormSupport denormSupport;
 
     VkSampler sampler = VK_NULL_HANDLE;        // NEAREST: texelFetch, and the render-pass fallback
     VkSampler linearSampler = VK_NULL_HANDLE;  // LINEAR: Fetch::LinearSampler
@@ -156,6 +160,9 @@ Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool q
 // given (layout non-null).
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,
                              VkPipelineLayout layout = VK_NULL_HANDLE, VkPipelineCreateFlags flags = 0);
+// Whether the single-pass module of a variant declares DenormPreserve for every float width it
+// uses (FP32 variants: 32; FP16 variants: 16 and 32).
+bool denormalsPreserved(Context context, bool fp16);
 // The debug-map variant (debug.hpp), created with its layout on first use.
 Result getDebugPipeline(Context context, bool fp16, bool quad, bool smBuiltins, VkPipeline* pipeline);
 // The render-pass fallback's render pass and pipeline for attachments of `format`.

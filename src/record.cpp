@@ -636,6 +636,7 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
             d->quad = req.quad;
             d->linearFetch = req.linearFetch;
             d->groupColumns = req.groupColumns;
+            d->denormalsPreserved = denormalsPreserved(c, req.fp16);
             for (uint32_t st = 0; st < req.plan.stageCount; ++st)
                 d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
             d->scratchBytes = userScratchBytes(c, req.plan);

@@ -4,7 +4,9 @@
 // (SPEC sections 2 and 3).
 #include "vulkan_harness.hpp"
 
+#include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 
@@ -77,6 +79,46 @@ std::vector<double> makeTexels(Pattern p, VkFormat format, uint32_t w, uint32_t 
     return t;
 }
 
+// Whether every level of the chain matches the reference made from `gpu`'s level 0, without
+// reporting anything (expectChainMatches reports).
+bool chainMatches(const TestImage& img, const std::vector<std::vector<uint8_t>>& gpu, double tolerance,
+                  const vkspd::ReferenceOptions& options) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(img.format, &fi);
+    std::vector<float> texels(size_t(img.width) * img.height * fi.channels);
+    vkspd::decodeTexels(img.format, gpu[0].data(), size_t(img.width) * img.height, texels.data());
+    auto ref = vkspd::referenceChain(texels.data(), img.width, img.height, fi.channels, img.levels, options);
+    if (ref.size() != img.levels) return false;
+    for (uint32_t l = 1; l < img.levels; ++l) {
+        const vkspd::LevelError e = vkspd::compareLevel(img.format, gpu[l].data(), ref[l], tolerance);
+        if (e.overTolerance || e.nanMismatch) return false;
+    }
+    return true;
+}
+
+// Level 0 with the denormals the shader computes in replaced by zeros of the same sign: 32-bit
+// float formats, and 16-bit float formats on the FP16 path. False if there were none.
+bool flushDenormals(VkFormat format, bool fp16, std::vector<uint8_t>* level0, size_t texels) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    double smallestNormal = 0.0;
+    if (fi.encoding == vkspd::ChannelEncoding::Float32) smallestNormal = double(FLT_MIN);
+    if (fi.encoding == vkspd::ChannelEncoding::Float16 && fp16) smallestNormal = std::ldexp(1.0, -14);
+    if (smallestNormal == 0.0) return false;
+    std::vector<float> values(texels * fi.channels);
+    vkspd::decodeTexels(format, level0->data(), texels, values.data());
+    std::vector<double> flushed(values.begin(), values.end());
+    bool any = false;
+    for (double& v : flushed) {
+        if (v != 0.0 && std::fabs(v) < smallestNormal) {
+            v = std::signbit(v) ? -0.0 : 0.0;
+            any = true;
+        }
+    }
+    if (any) vkspd::encodeTexels(format, flushed.data(), texels, level0->data());
+    return any;
+}
+
 struct Outcome {
     bool fp16 = false;
     size_t overflows = 0;  // finite in the reference, infinite on the GPU
@@ -113,7 +155,22 @@ Outcome runCase(Harness* h, VkFormat format, uint32_t w, uint32_t ht, Pattern pa
     const double tolerance = reduction == vkspd::Reduction::Average ? vkspd::toleranceFor(format, d.fp16) : 0.0;
     vkspd::ReferenceOptions options;
     options.reduction = reduction;
-    expectChainMatches(img, gpu, 0, img.levels, 0, 1, tolerance, what, options);
+    // A device that cannot preserve denormals (no shaderDenormPreserveFloat32, or
+    // skipDenormPreserve) may flush them: then the chain must be the IEEE one or exactly the one
+    // made from level 0 with its denormals flushed to signed zeros, nothing in between.
+    if (d.denormalsPreserved || !chainMatches(img, gpu, tolerance, options)) {
+        std::vector<std::vector<uint8_t>> flushed;
+        if (!d.denormalsPreserved) {
+            flushed = gpu;
+            if (!flushDenormals(format, d.fp16, &flushed[0], size_t(w) * ht)) flushed.clear();
+        }
+        if (flushed.empty()) {
+            expectChainMatches(img, gpu, 0, img.levels, 0, 1, tolerance, what, options);
+        } else {
+            expectChainMatches(img, flushed, 0, img.levels, 0, 1, tolerance,
+                               what + " (denormals flushed: the device cannot preserve them)", options);
+        }
+    }
 
     // Infinities exactly where the reference has them: the ulp measure alone would let 65504
     // become Inf (the next half-float code) inside the FP16 tolerance.
@@ -163,6 +220,26 @@ void runFloatFormat(Harness* h, VkFormat format, vkspd::Precision precision, siz
 }
 
 }  // namespace
+
+// What the device reports on denormals, and whether the library asks for them to be preserved.
+TEST_F(GpuTest, DenormalHandlingFollowsFloatControls) {
+    VkPhysicalDeviceFloatControlsProperties fc{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &fc;
+    vkGetPhysicalDeviceProperties2(h->physicalDevice, &p2);
+    std::printf("[ denormal ] %s: shaderDenormPreserveFloat16 %u, shaderDenormPreserveFloat32 %u, "
+                "shaderDenormFlushToZeroFloat32 %u, denormBehaviorIndependence %d\n",
+                p2.properties.deviceName, fc.shaderDenormPreserveFloat16, fc.shaderDenormPreserveFloat32,
+                fc.shaderDenormFlushToZeroFloat32, int(fc.denormBehaviorIndependence));
+    TestImage img = h->createImage(VK_FORMAT_R32G32B32A32_SFLOAT, 65, 63, vkspd::fullMipCount(65, 63), kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.precision = vkspd::Precision::FP32;
+    vkspd::DispatchDescription d;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    std::printf("[ denormal ] FP32 path: denormalsPreserved %d\n", int(d.denormalsPreserved));
+    EXPECT_EQ(d.denormalsPreserved, fc.shaderDenormPreserveFloat32 == VK_TRUE);
+    h->destroyImage(img);
+}
 
 TEST_F(GpuTest, HostileFloatDataFP32Path) {
     size_t cases = 0;

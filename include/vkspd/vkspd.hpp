@@ -151,6 +151,17 @@ struct ContextCreateInfo {
     /// device-local data: 276 texels of the format's channels as floats per 64x64 tile and layer
     /// where some level is odd); outgrown buffers are freed by destroyContext.
     uint32_t scratchSlots = 0;
+    /// Denormal handling of the compute shaders (SPEC section 7 wants IEEE results, which keep
+    /// denormals). false (the default): where VkPhysicalDeviceFloatControlsProperties reports
+    /// shaderDenormPreserveFloat32 (and, for the FP16 variants, shaderDenormPreserveFloat16, within
+    /// the rules of denormBehaviorIndependence), the library adds the DenormPreserve execution mode
+    /// to its compute shaders, so denormal inputs and results are kept. true: the shaders run as
+    /// built, with the device's default, which may flush FP32 denormals to zero (NVIDIA does); for
+    /// measuring whether preserving them costs time. DispatchDescription::denormalsPreserved says
+    /// which applies to a call. On a device without shaderDenormPreserveFloat32 the library cannot
+    /// ask for denormals to be kept: denormal inputs of 32-bit float images may be read as zero
+    /// and denormal results written as zero (Min/Max then compare them as signed zeros).
+    bool skipDenormPreserve = false;
 };
 
 struct ContextT;
@@ -240,6 +251,11 @@ struct DispatchDescription {
                                          ///< dispatch uses it (MipGenInfo::groupColumns, at most
                                          ///< groupsX); 0 = off.
     bool exactOddEdges = false;          ///< Tiles exchange edge partial sums (some level is odd).
+    bool denormalsPreserved = false;     ///< The single-pass shader declares DenormPreserve for
+                                         ///< every float width it computes in (32; and 16 on the
+                                         ///< FP16 path): denormals are kept as IEEE arithmetic
+                                         ///< keeps them. False: the device may flush them to zero
+                                         ///< (ContextCreateInfo::skipDenormPreserve).
     VkDeviceSize scratchBytes = 0;       ///< Scratch bytes the call needs.
 };
 
