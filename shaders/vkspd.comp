@@ -678,7 +678,12 @@ void runStage(int stage, ivec2 tile) {
             }
         }
     }
-    deviceBarrier();
+    // Only a group elected for a block reads what other groups released; the others are done.
+    barrier();
+    if (sElectedCount[uint(stage + 1) & 1u] != 0u) {
+        memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                      gl_SemanticsAcquireRelease);
+    }
 }
 
 void main() {
