@@ -326,8 +326,9 @@ void destroyContextObject(ContextT* c) {
     for (auto& b : c->dataSlots) destroyBuffer(c, b);
     for (auto& b : c->retiredBuffers) destroyBuffer(c, b);
     for (auto& byReduction : c->pipelines)
-        for (auto& row : byReduction)
-            for (VkPipeline p : row) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+        for (auto& byPrecision : byReduction)
+            for (auto& byPath : byPrecision)
+                for (VkPipeline p : byPath) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->customReductions)
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->levelPipelines) {
@@ -369,23 +370,32 @@ bool isFormatSupported(Context c, VkFormat format, std::string* reason) noexcept
     }
 }
 
-bool denormalsPreserved(Context c, bool fp16) {
+bool halfDenormalsMatter(const FormatInfo& format) {
+    return format.encoding != ChannelEncoding::Unorm8 && format.encoding != ChannelEncoding::Snorm8 &&
+           format.encoding != ChannelEncoding::Srgb8;
+}
+
+bool denormalsPreserved(Context c, bool fp16, bool halfDenormals) {
     FloatWidths widths;
     widths.f16 = fp16;
     widths.f32 = true;
-    const DenormModes m = chooseDenormModes(c->denormSupport, widths);
+    DenormSupport support = c->denormSupport;
+    support.preserve16 = support.preserve16 && halfDenormals;
+    const DenormModes m = chooseDenormModes(support, widths);
+    if (fp16 && !halfDenormals) return m.preserve32;  // 8-bit data: no half denormal can matter
     return m.preserve32 && (!fp16 || m.preserve16);
 }
 
 Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkPipeline* out,
-                             VkPipelineLayout layout, VkPipelineCreateFlags flags) {
+                             VkPipelineLayout layout, VkPipelineCreateFlags flags, bool halfDenormals) {
     // DenormPreserve where the device allows it (SPEC section 7: IEEE results, which NVIDIA's
     // default flushes for FP32 denormals). A module the patcher refuses is used as built.
     std::vector<uint32_t> patched;
     FloatWidths widths;
-    if ((c->denormSupport.preserve16 || c->denormSupport.preserve32) &&
-        spirvFloatWidths(words, bytes / 4, &widths)) {
-        const DenormModes modes = chooseDenormModes(c->denormSupport, widths);
+    DenormSupport support = c->denormSupport;
+    support.preserve16 = support.preserve16 && halfDenormals;
+    if ((support.preserve16 || support.preserve32) && spirvFloatWidths(words, bytes / 4, &widths)) {
+        const DenormModes modes = chooseDenormModes(support, widths);
         if (modes.any() && addDenormPreserve(words, bytes / 4, modes, &patched)) {
             words = patched.data();
             bytes = patched.size() * 4;
@@ -411,7 +421,7 @@ Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkP
 }
 
 Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, CustomReduction custom,
-                          VkPipeline* out) {
+                          VkPipeline* out, bool halfDenormals) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (quad && !c->quadSupported)
@@ -422,10 +432,12 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
         if (!*out) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "no pipeline for this custom reduction");
         return {};
     }
-    VkPipeline& p = c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0];
+    // FP32 variants have no 16-bit floats: one pipeline serves both.
+    const bool half = !fp16 || halfDenormals;
+    VkPipeline& p = c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0];
     if (!p) {
         const SpirvBlob blob = embeddedSpirv(reduction, fp16, quad);
-        Result r = createComputePipeline(c, blob.words, blob.bytes, &p);
+        Result r = createComputePipeline(c, blob.words, blob.bytes, &p, VK_NULL_HANDLE, 0, half);
         if (!r.ok()) return r;
     }
     *out = p;

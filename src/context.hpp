@@ -92,7 +92,9 @@ struct vkspd::ContextT {
 
     // Pipelines are created on first use (guarded by pipelineMutex).
     std::mutex pipelineMutex;
-    VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2] = {};  // [reduction][fp16][quad]
+    // [reduction][fp16][quad][half denormals preserved where the device can: 1 for formats with
+    // half-float denormals, 0 for 8-bit ones]
+    VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2][2] = {};
     std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
     // Debug-map variants (debug.hpp), created on first use with their own layout (binding 4).
     VkDescriptorSetLayout debugSetLayout = VK_NULL_HANDLE;
@@ -154,15 +156,24 @@ Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
                                       VkPipelineCreateFlags pipelineFlags, Context* context) noexcept;
 
 // The single-pass pipeline of a variant (custom: the reduction's own), created on first use.
+// `halfDenormals`: whether the FP16 variant declares DenormPreserve for 16-bit floats where the
+// device can (halfDenormalsMatter).
 Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool quad,
-                          CustomReduction custom, VkPipeline* pipeline);
+                          CustomReduction custom, VkPipeline* pipeline, bool halfDenormals = true);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null).
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,
-                             VkPipelineLayout layout = VK_NULL_HANDLE, VkPipelineCreateFlags flags = 0);
+                             VkPipelineLayout layout = VK_NULL_HANDLE, VkPipelineCreateFlags flags = 0,
+                             bool halfDenormals = true);
 // Whether the single-pass module of a variant declares DenormPreserve for every float width it
 // uses (FP32 variants: 32; FP16 variants: 16 and 32).
-bool denormalsPreserved(Context context, bool fp16);
+bool denormalsPreserved(Context context, bool fp16, bool halfDenormals = true);
+// Whether half-float denormals can change a result of this format on the FP16 path. Not for 8-bit
+// formats: a half denormal is below 6.2e-5, under half a step of an 8-bit channel (and under 0.2
+// of a step after sRGB encoding), so flushing it cannot change a stored texel. DenormPreserve for
+// 16-bit floats cost NVIDIA's FP16 variant 12 registers (48 -> 60, a group per SM) and 10-16% of
+// its time on an H100 (bench/NOTES.md), so only formats whose results it can change pay for it.
+bool halfDenormalsMatter(const FormatInfo& format);
 // The debug-map variant (debug.hpp), created with its layout on first use.
 Result getDebugPipeline(Context context, bool fp16, bool quad, bool smBuiltins, VkPipeline* pipeline);
 // The render-pass fallback's render pass and pipeline for attachments of `format`.

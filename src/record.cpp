@@ -398,7 +398,8 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
     }
     VkPipeline pipeline = VK_NULL_HANDLE;
     if (map) r = getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &pipeline);
-    else r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline);
+    else r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline,
+                                halfDenormalsMatter(req.decision.format));
     if (!r.ok()) return r;
     const VkPipelineLayout layout = map ? c->debugPipelineLayout : c->pipelineLayout;
     // Nothing below can fail: a scratch slot, once taken, is always used.
@@ -636,7 +637,7 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
             d->quad = req.quad;
             d->linearFetch = req.linearFetch;
             d->groupColumns = req.groupColumns;
-            d->denormalsPreserved = denormalsPreserved(c, req.fp16);
+            d->denormalsPreserved = denormalsPreserved(c, req.fp16, halfDenormalsMatter(req.decision.format));
             for (uint32_t st = 0; st < req.plan.stageCount; ++st)
                 d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
             d->scratchBytes = userScratchBytes(c, req.plan);

@@ -153,8 +153,10 @@ struct ContextCreateInfo {
     uint32_t scratchSlots = 0;
     /// Denormal handling of the compute shaders (SPEC section 7 wants IEEE results, which keep
     /// denormals). false (the default): where VkPhysicalDeviceFloatControlsProperties reports
-    /// shaderDenormPreserveFloat32 (and, for the FP16 variants, shaderDenormPreserveFloat16, within
-    /// the rules of denormBehaviorIndependence), the library adds the DenormPreserve execution mode
+    /// shaderDenormPreserveFloat32 (and, for the FP16 variants of 16-bit float and B10G11R11
+    /// images, shaderDenormPreserveFloat16, within the rules of denormBehaviorIndependence; 8-bit
+    /// formats, whose texels a half denormal cannot change, skip the 16-bit mode, which costs
+    /// time on some GPUs), the library adds the DenormPreserve execution mode
     /// to its compute shaders, so denormal inputs and results are kept. true: the shaders run as
     /// built, with the device's default, which may flush FP32 denormals to zero (NVIDIA does); for
     /// measuring whether preserving them costs time. DispatchDescription::denormalsPreserved says
@@ -253,7 +255,9 @@ struct DispatchDescription {
     bool exactOddEdges = false;          ///< Tiles exchange edge partial sums (some level is odd).
     bool denormalsPreserved = false;     ///< The single-pass shader declares DenormPreserve for
                                          ///< every float width it computes in (32; and 16 on the
-                                         ///< FP16 path): denormals are kept as IEEE arithmetic
+                                         ///< FP16 path, except for 8-bit formats, whose texels a
+                                         ///< half denormal cannot change): denormals are kept as
+                                         ///< IEEE arithmetic
                                          ///< keeps them. False: the device may flush them to zero
                                          ///< (ContextCreateInfo::skipDenormPreserve).
     VkDeviceSize scratchBytes = 0;       ///< Scratch bytes the call needs.
