@@ -1,8 +1,10 @@
 // vkspd-bench: the measurement protocol of SPEC section 6 in one process. For every format and
 // size it times, interleaved and with the L2 evicted before each item: the blit chain, one
 // dispatch per level (vkspd with two-level ranges: the same exact kernel), and each vkspd
-// single-pass variant; plus the compute-shader copy that sets the bandwidth floor. Every
-// vkspd method's output is checked against the CPU reference once before timing.
+// single-pass variant (and the tuning options: linear-sampler fetch, group-ID tiling); plus the
+// compute-shader copy that sets the bandwidth floor. Every vkspd method's output is checked
+// against the CPU reference once before timing: every texel up to 4096x4096, sampled texels
+// above (a reference computed only at those texels, so checking stays cheap).
 #include <vkspd/debug.hpp>
 #include <vkspd/reference.hpp>
 #include <vkspd/vkspd.hpp>
@@ -18,6 +20,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace vkspd_tools;
@@ -35,8 +38,13 @@ const char* kUsageText =
     "every vkspd single-pass variant, against a compute-shader copy floor measured in the same\n"
     "run; interleaved, GPU timestamps, the L2 evicted before each item, median and minimum.\n"
     "Each vkspd method is first checked against the CPU reference (one dispatch per level\n"
-    "against a reference that rounds every level, as that method does). Exit code 1 if a check\n"
-    "fails. The occupancy column gives each single-pass variant's occupancy, the groups per SM\n"
+    "against a reference that rounds every level, as that method does): every texel of every\n"
+    "level up to 4096x4096 texels, above that 2048 sampled texels per level (corners, last row\n"
+    "and column, random) against a reference computed at those texels only (one dispatch per\n"
+    "level then against the exact chain, with its tolerance per level). Exit code 1 if a check\n"
+    "fails. Methods: blit chain, dispatch per level, vkspd fp16|fp32 quad|lds, and on the fp16\n"
+    "(else fp32) quad variant the tuning options: 'linear' (Fetch::LinearSampler, where the\n"
+    "format allows it) and 'cols N' (group-ID tiling in strips of N tiles). The occupancy column gives each single-pass variant's occupancy, the groups per SM\n"
     "and the resource that limits them (as vkspd --occupancy; 'computed' where the driver does not\n"
     "report registers, n/a where the device has no per-SM figures).\n"
     "\n"
@@ -45,6 +53,12 @@ const char* kUsageText =
     "  --reps N          timed repetitions (default 30; 3 warm-up repetitions come first)\n"
     "  --sizes LIST      comma-separated WxH (default: the SPEC list, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f (default: all)\n"
+    "  --methods LIST    comma-separated substrings: time only methods whose name holds one\n"
+    "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
+    "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16)\n"
+    "  --levels N        images get min(full chain, N + 1) levels, N below the base (where the\n"
+    "                    time goes: with 6, no group runs a second stage)\n"
+    "  --sampled         check sampled texels at every size (default: above 4096x4096 only)\n"
     "  --copy-mib N      size of the copy that sets the floor (default 1024)\n"
     "  --evict-mib N     size of the copy run before each item to evict the L2 (default 256)\n"
     "  --out DIR         write DIR/bench.csv, DIR/bench.json and DIR/bench-<format>.svg\n"
@@ -66,6 +80,8 @@ struct Method {
     enum Kind { Blit, PerLevel, SinglePass } kind;
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto;
+    vkspd::Fetch fetch = vkspd::Fetch::Auto;
+    uint32_t groupColumns = 0;
 };
 
 struct Buffer {
@@ -155,6 +171,8 @@ vkspd::MipGenInfo infoFor(const Subject& s, const Method& m) {
     info.before = info.after = kComputeState;
     info.precision = m.precision;
     info.subgroupPath = m.path;
+    info.fetch = m.fetch;
+    info.groupColumns = m.groupColumns;
     return info;
 }
 
@@ -259,20 +277,63 @@ struct Runner {
     void submitAndWait() { endSubmitWait(g, cmd); }
 };
 
-// Random level 0 for `format`: UNORM uniform, floats in [0.25, 4).
-void fillLevel0(Runner& run, const Subject& s) {
+// Runs fn(begin, end) over [0, count) in contiguous bands, one thread each.
+template <class Fn>
+void parallelFor(size_t count, const Fn& fn) {
+    const size_t threads = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), count));
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] { fn(count * t / threads, count * (t + 1) / threads); });
+    for (std::thread& th : pool) th.join();
+}
+
+uint64_t splitmix(uint64_t& state) {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+// Random level 0 for `format` (UNORM uniform, floats in [0.25, 4)), uploaded; returns its bytes.
+// Each row has its own generator, so rows are made in parallel.
+std::vector<uint8_t> fillLevel0(Runner& run, const Subject& s) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(s.format, &fi);
-    const size_t texels = size_t(s.width) * s.height, bytes = texels * fi.bytesPerTexel;
+    const size_t rowBytes = size_t(s.width) * fi.bytesPerTexel, bytes = rowBytes * s.height;
+    std::vector<uint8_t> level0(bytes);
+    const uint64_t seed = s.width * 7919ull + s.height + uint64_t(s.format);
+    parallelFor(s.height, [&](size_t begin, size_t end) {
+        std::vector<double> row(size_t(s.width) * fi.channels);
+        const size_t values = size_t(s.width) * fi.channels;
+        for (size_t y = begin; y < end; ++y) {
+            uint64_t state = seed * 0x100000001B3ull + y;
+            uint8_t* out = level0.data() + y * rowBytes;
+            // The bench's formats directly (the generic encoder is ~100x slower): random codes,
+            // halves with a random exponent in [0.25, 4) and mantissa, floats uniform in [0.25, 4).
+            if (fi.encoding == vkspd::ChannelEncoding::Unorm8) {
+                for (size_t i = 0; i < values; i += 8) {
+                    const uint64_t r = splitmix(state);
+                    std::memcpy(out + i, &r, std::min<size_t>(8, values - i));
+                }
+            } else if (fi.encoding == vkspd::ChannelEncoding::Float16) {
+                for (size_t i = 0; i < values; ++i) {
+                    const uint64_t r = splitmix(state);
+                    const uint16_t half = uint16_t(((13 + (r & 3)) << 10) | ((r >> 2) & 0x3FF));
+                    std::memcpy(out + 2 * i, &half, 2);
+                }
+            } else if (fi.encoding == vkspd::ChannelEncoding::Float32) {
+                for (size_t i = 0; i < values; ++i) {
+                    const float v = float(0.25 + 3.75 * double(splitmix(state) >> 11) * 0x1.0p-53);
+                    std::memcpy(out + 4 * i, &v, 4);
+                }
+            } else {
+                for (double& v : row) v = double(splitmix(state) >> 11) * 0x1.0p-53;
+                vkspd::encodeTexels(s.format, row.data(), s.width, out);
+            }
+        }
+    });
     Buffer staging = makeBuffer(run.g, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, true);
-    std::mt19937_64 rng(s.width * 7919ull + s.height + uint64_t(s.format));
-    std::uniform_real_distribution<double> unit(0.0, 1.0), wide(0.25, 4.0);
-    std::vector<double> row(size_t(s.width) * fi.channels);
-    for (uint32_t y = 0; y < s.height; ++y) {
-        for (double& v : row) v = fi.encoding == vkspd::ChannelEncoding::Unorm8 ? unit(rng) : wide(rng);
-        vkspd::encodeTexels(s.format, row.data(), s.width,
-                            static_cast<uint8_t*>(staging.mapped) + size_t(y) * s.width * fi.bytesPerTexel);
-    }
+    std::memcpy(staging.mapped, level0.data(), bytes);
     VkCommandBuffer cmd = run.begin();
     imageBarrier(cmd, s.image, s.levels, VK_IMAGE_LAYOUT_UNDEFINED, kGeneral, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
@@ -283,43 +344,294 @@ void fillLevel0(Runner& run, const Subject& s) {
     fullBarrier(cmd);
     run.submitAndWait();
     freeBuffer(run.g, staging);
+    return level0;
 }
 
-// Runs the method once and compares levels `firstChecked`.. with the reference; returns worst.
-bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method& m,
-            const std::vector<vkspd::ReferenceLevel>& ref, double* worst) {
+// --- The reference each vkspd method is checked against -------------------------------------
+
+// Level 0 above this many texels is checked at sampled texels only.
+const size_t kFullCheckTexels = size_t(4096) * 4096;
+const size_t kSamplesPerLevel = 2048;
+
+// Weights over the texels of level `from` of one axis (base extent `base`) that make texel `x` of
+// level `to` (SPEC section 3, composed level by level): weights[i] belongs to texel first + i.
+struct AxisFootprint {
+    uint32_t first = 0;
+    std::vector<double> weights;
+};
+
+AxisFootprint footprint(uint32_t base, uint32_t from, uint32_t to, uint32_t x) {
+    AxisFootprint f{x, {1.0}};
+    for (uint32_t k = to; k > from; --k) {
+        const uint32_t s = vkspd::mipExtent(base, k - 1);
+        AxisFootprint up{s == 1 ? 0u : 2 * f.first, std::vector<double>(2 * f.weights.size() + 1, 0.0)};
+        for (size_t i = 0; i < f.weights.size(); ++i) {
+            const uint32_t g = f.first + uint32_t(i), at = 2 * uint32_t(i);
+            if (s == 1) {
+                up.weights[0] += f.weights[i];
+            } else if ((s & 1) == 0) {
+                up.weights[at] += 0.5 * f.weights[i];
+                up.weights[at + 1] += 0.5 * f.weights[i];
+            } else {
+                const double d = double((s - 1) / 2), fs = double(s);
+                up.weights[at] += f.weights[i] * (d - g) / fs;
+                up.weights[at + 1] += f.weights[i] * d / fs;
+                up.weights[at + 2] += f.weights[i] * (g + 1) / fs;
+            }
+        }
+        while (up.weights.size() > 1 && up.weights.back() == 0.0) up.weights.pop_back();
+        f = up;
+    }
+    return f;
+}
+
+// decodeTexels for the bench's formats, fast (the generic decoder costs ~100 ns per texel).
+void decodeFast(VkFormat format, const uint8_t* src, size_t texels, float* dst) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    const size_t values = texels * fi.channels;
+    if (fi.encoding == vkspd::ChannelEncoding::Unorm8) {
+        for (size_t i = 0; i < values; ++i) dst[i] = float(src[i]) / 255.0f;
+    } else if (fi.encoding == vkspd::ChannelEncoding::Float16) {
+        for (size_t i = 0; i < values; ++i) {
+            uint16_t h;
+            std::memcpy(&h, src + 2 * i, 2);
+            const uint32_t sign = uint32_t(h >> 15), e = (h >> 10) & 31, m = h & 0x3FF;
+            const float v = e == 0 ? std::ldexp(float(m), -24)
+                            : e == 31 ? (m ? NAN : INFINITY)
+                                      : std::ldexp(float(m | 0x400), int(e) - 25);
+            dst[i] = sign ? -v : v;
+        }
+    } else if (fi.encoding == vkspd::ChannelEncoding::Float32) {
+        std::memcpy(dst, src, values * 4);
+    } else {
+        vkspd::decodeTexels(format, src, texels, dst);
+    }
+}
+
+// Texels of one level as doubles (linear, unrounded): level 0 from its stored bytes, or a level
+// computed in full.
+struct LevelSource {
+    VkFormat format;
+    uint32_t level, width, height, channels;
+    const uint8_t* bytes = nullptr;               // level 0: stored texels
+    const std::vector<double>* values = nullptr;  // else: width * height * channels
+
+    // `count` texels of row y from column x into `out`.
+    void row(uint32_t x, uint32_t y, uint32_t count, std::vector<double>& out, std::vector<float>& scratch) const {
+        out.resize(size_t(count) * channels);
+        if (values) {
+            std::copy_n(values->begin() + (size_t(y) * width + x) * channels, out.size(), out.begin());
+            return;
+        }
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(format, &fi);
+        scratch.resize(out.size());
+        decodeFast(format, bytes + (size_t(y) * width + x) * fi.bytesPerTexel, count, scratch.data());
+        std::copy(scratch.begin(), scratch.end(), out.begin());
+    }
+};
+
+// The exact texel (x, y) of level `to` of a w x h base, from `src` (a level above it).
+void exactTexel(const LevelSource& src, uint32_t w, uint32_t h, uint32_t to, uint32_t x, uint32_t y, double* out,
+                std::vector<double>& row, std::vector<float>& scratch) {
+    const AxisFootprint fx = footprint(w, src.level, to, x), fy = footprint(h, src.level, to, y);
+    for (uint32_t c = 0; c < src.channels; ++c) out[c] = 0;
+    for (size_t j = 0; j < fy.weights.size(); ++j) {
+        src.row(fx.first, fy.first + uint32_t(j), uint32_t(fx.weights.size()), row, scratch);
+        for (size_t i = 0; i < fx.weights.size(); ++i)
+            for (uint32_t c = 0; c < src.channels; ++c) out[c] += fy.weights[j] * fx.weights[i] * row[i * src.channels + c];
+    }
+}
+
+// Every texel of level `to` from level 0 in one pass over it (rows in parallel): each row of the
+// level sums its weighted rows of level 0, then filters that sum across.
+std::vector<double> exactLevel(const LevelSource& level0, uint32_t to) {
+    const uint32_t w = level0.width, h = level0.height, ch = level0.channels;
+    const uint32_t tw = vkspd::mipExtent(w, to), th = vkspd::mipExtent(h, to);
+    std::vector<AxisFootprint> fxs(tw);
+    for (uint32_t x = 0; x < tw; ++x) fxs[x] = footprint(w, 0, to, x);
+    std::vector<double> out(size_t(tw) * th * ch, 0.0);
+    parallelFor(th, [&](size_t begin, size_t end) {
+        std::vector<double> sum(size_t(w) * ch), row;
+        std::vector<float> scratch;
+        for (size_t y = begin; y < end; ++y) {
+            std::fill(sum.begin(), sum.end(), 0.0);
+            const AxisFootprint fy = footprint(h, 0, to, uint32_t(y));
+            for (size_t j = 0; j < fy.weights.size(); ++j) {
+                level0.row(0, fy.first + uint32_t(j), w, row, scratch);
+                for (size_t i = 0; i < sum.size(); ++i) sum[i] += fy.weights[j] * row[i];
+            }
+            for (uint32_t x = 0; x < tw; ++x)
+                for (size_t i = 0; i < fxs[x].weights.size(); ++i)
+                    for (uint32_t c = 0; c < ch; ++c)
+                        out[(y * tw + x) * ch + c] += fxs[x].weights[i] * sum[(fxs[x].first + i) * ch + c];
+        }
+    });
+    return out;
+}
+
+// What every vkspd method of one subject is compared with.
+struct Check {
+    bool sampled = false;
+    std::vector<vkspd::ReferenceLevel> exact;      // full: level l; sampled: level l's samples in a row
+    std::vector<vkspd::ReferenceLevel> rounded;    // full only: rounded level by level (per level)
+    std::vector<std::vector<VkOffset2D>> samples;  // sampled: positions per level
+};
+
+// The sampled check: per level up to kSamplesPerLevel texels (every texel of smaller levels): the
+// four corners, texels of the last column and row, the rest random. Their exact values come from
+// level 0 directly while the footprint is small, below that from the first level of at most 1M
+// texels, computed in full in one pass over level 0.
+Check sampledCheck(const Subject& s, const std::vector<uint8_t>& level0) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(s.format, &fi);
+    Check check;
+    check.sampled = true;
+    check.exact.resize(s.levels);
+    check.samples.resize(s.levels);
+    const LevelSource l0{s.format, 0, s.width, s.height, fi.channels, level0.data(), nullptr};
+    uint32_t m = 0;
+    while (m + 1 < s.levels && size_t(vkspd::mipExtent(s.width, m)) * vkspd::mipExtent(s.height, m) > (1u << 20)) ++m;
+    const std::vector<double> mid = exactLevel(l0, m);
+    const LevelSource lm{s.format, m, vkspd::mipExtent(s.width, m), vkspd::mipExtent(s.height, m), fi.channels, nullptr, &mid};
+    std::mt19937 rng(s.width * 31 + s.height);
+    for (uint32_t l = 1; l < s.levels; ++l) {
+        const uint32_t w = vkspd::mipExtent(s.width, l), h = vkspd::mipExtent(s.height, l);
+        std::vector<VkOffset2D>& pos = check.samples[l];
+        if (size_t(w) * h <= kSamplesPerLevel) {
+            for (uint32_t y = 0; y < h; ++y)
+                for (uint32_t x = 0; x < w; ++x) pos.push_back({int32_t(x), int32_t(y)});
+        } else {
+            pos = {{0, 0}, {int32_t(w - 1), 0}, {0, int32_t(h - 1)}, {int32_t(w - 1), int32_t(h - 1)}};
+            for (uint32_t i = 0; i < 64; ++i) {
+                pos.push_back({int32_t(w - 1), int32_t(rng() % h)});
+                pos.push_back({int32_t(rng() % w), int32_t(h - 1)});
+            }
+            while (pos.size() < kSamplesPerLevel) pos.push_back({int32_t(rng() % w), int32_t(rng() % h)});
+        }
+        vkspd::ReferenceLevel& ref = check.exact[l];
+        ref.width = uint32_t(pos.size());
+        ref.height = 1;
+        ref.channels = fi.channels;
+        ref.texels.resize(pos.size() * fi.channels);
+        const LevelSource& src = l <= m ? l0 : lm;
+        parallelFor(pos.size(), [&](size_t begin, size_t end) {
+            std::vector<double> row;
+            std::vector<float> scratch;
+            for (size_t i = begin; i < end; ++i)
+                exactTexel(src, s.width, s.height, l, uint32_t(pos[i].x), uint32_t(pos[i].y),
+                           &ref.texels[i * fi.channels], row, scratch);
+        });
+    }
+    return check;
+}
+
+// The full check: every texel of every level, exact and rounded level by level.
+Check fullCheck(const Subject& s, const std::vector<uint8_t>& level0) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(s.format, &fi);
+    const uint32_t w = s.width, h = s.height;
+    std::vector<float> texels(size_t(w) * h * fi.channels);
+    parallelFor(h, [&](size_t begin, size_t end) {
+        decodeFast(s.format, level0.data() + begin * w * fi.bytesPerTexel, (end - begin) * w,
+                   texels.data() + begin * w * fi.channels);
+    });
+    Check check;
+    check.exact = vkspd::referenceChain(texels.data(), w, h, fi.channels, s.levels);
+    texels = std::vector<float>();
+    // One dispatch per level stores (rounds) every level before the next reads it: its
+    // reference rounds each level to the format too. Above 1M texels (the generic encoder is
+    // slow) that method is compared with the exact chain instead, as with sampled texels.
+    if (size_t(w) * h > (1u << 20)) return check;
+    check.rounded.push_back(check.exact[0]);
+    for (uint32_t l = 1; l < s.levels; ++l) {
+        const vkspd::ReferenceLevel& above = check.rounded.back();
+        std::vector<uint8_t> bytes(size_t(above.width) * above.height * fi.bytesPerTexel);
+        vkspd::encodeTexels(s.format, above.texels.data(), size_t(above.width) * above.height, bytes.data());
+        std::vector<float> decoded(above.texels.size());
+        vkspd::decodeTexels(s.format, bytes.data(), size_t(above.width) * above.height, decoded.data());
+        check.rounded.push_back(vkspd::referenceChain(decoded.data(), above.width, above.height, fi.channels, 2)[1]);
+    }
+    return check;
+}
+
+// compareLevel over bands of rows in parallel (its worst and over-tolerance count; the texel index
+// is not kept).
+vkspd::LevelError compareParallel(VkFormat format, const uint8_t* gpu, const vkspd::ReferenceLevel& ref, double tol) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    const size_t bands = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), ref.height));
+    std::vector<vkspd::LevelError> errors(bands);
+    parallelFor(bands, [&](size_t begin, size_t end) {
+        for (size_t b = begin; b < end; ++b) {
+            const size_t y0 = ref.height * b / bands, y1 = ref.height * (b + 1) / bands, row = size_t(ref.width) * ref.channels;
+            vkspd::ReferenceLevel part{ref.width, uint32_t(y1 - y0), ref.channels,
+                                       std::vector<double>(ref.texels.begin() + y0 * row, ref.texels.begin() + y1 * row)};
+            errors[b] = vkspd::compareLevel(format, gpu + y0 * ref.width * fi.bytesPerTexel, part, tol);
+        }
+    });
+    vkspd::LevelError total;
+    for (const vkspd::LevelError& e : errors) {
+        total.worst = std::max(total.worst, e.worst);
+        total.overTolerance += e.overTolerance;
+    }
+    return total;
+}
+
+// Runs the method once and compares its levels with the check (every texel, or the samples);
+// returns whether all are within tolerance, and the worst error.
+bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method& m, const Check& check,
+            double* worst) {
     vkspd::DispatchDescription d;  // which path the library runs decides the tolerance
     if (!vkspd::describeDispatch(context, infoFor(s, m), &d).ok()) return false;
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(s.format, &fi);
-    const uint32_t firstChecked = (size_t(s.width) * s.height > (4096u * 4096u)) ? 2 : 1;
     VkDeviceSize total = 0;
     std::vector<VkDeviceSize> offsets(s.levels, 0);
-    for (uint32_t l = firstChecked; l < s.levels; ++l) {
+    std::vector<std::vector<VkBufferImageCopy>> regions(s.levels);
+    for (uint32_t l = 1; l < s.levels; ++l) {
         offsets[l] = total;
-        total += (VkDeviceSize(vkspd::mipExtent(s.width, l)) * vkspd::mipExtent(s.height, l) * fi.bytesPerTexel + 15) & ~15ull;
+        if (check.sampled) {
+            for (const VkOffset2D& p : check.samples[l]) {
+                VkBufferImageCopy r{};
+                r.bufferOffset = total;
+                r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
+                r.imageOffset = {p.x, p.y, 0};
+                r.imageExtent = {1, 1, 1};
+                regions[l].push_back(r);
+                total += fi.bytesPerTexel;
+            }
+        } else {
+            VkBufferImageCopy r{};
+            r.bufferOffset = total;
+            r.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
+            r.imageExtent = {vkspd::mipExtent(s.width, l), vkspd::mipExtent(s.height, l), 1};
+            regions[l].push_back(r);
+            total += VkDeviceSize(r.imageExtent.width) * r.imageExtent.height * fi.bytesPerTexel;
+        }
+        total = (total + 15) & ~15ull;
     }
-    Buffer readback = makeBuffer(run.g, total, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    Buffer readback = makeBuffer(run.g, std::max<VkDeviceSize>(total, 16), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
     VkCommandBuffer cmd = run.begin();
     bool ok = recordVkspd(context, cmd, s, m);
     fullBarrier(cmd);
-    for (uint32_t l = firstChecked; l < s.levels; ++l) {
-        VkBufferImageCopy region{};
-        region.bufferOffset = offsets[l];
-        region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
-        region.imageExtent = {vkspd::mipExtent(s.width, l), vkspd::mipExtent(s.height, l), 1};
-        vkCmdCopyImageToBuffer(cmd, s.image, kGeneral, readback.buffer, 1, &region);
-    }
+    for (uint32_t l = 1; l < s.levels; ++l)
+        vkCmdCopyImageToBuffer(cmd, s.image, kGeneral, readback.buffer, uint32_t(regions[l].size()), regions[l].data());
     fullBarrier(cmd);
     run.submitAndWait();
     double tol = vkspd::toleranceFor(s.format, d.fp16);
     // One dispatch per level rounds every level; 2x2 averages of 8-bit or half values often land
     // exactly halfway between two codes, and a GPU may break those ties otherwise than the CPU,
-    // so the difference can grow by one unit per level (an H200 differed by 2-5 ulp).
+    // so the difference can grow by one unit per level (an H200 differed by 2-5 ulp). Sampled,
+    // it is compared with the exact chain: each level's rounding adds at most half a unit more.
     if (m.kind == Method::PerLevel) tol *= double(s.levels - 1);
+    const std::vector<vkspd::ReferenceLevel>& ref =
+        m.kind == Method::PerLevel && !check.rounded.empty() ? check.rounded : check.exact;
     *worst = 0;
-    for (uint32_t l = firstChecked; ok && l < s.levels; ++l) {
-        vkspd::LevelError e = vkspd::compareLevel(s.format, static_cast<uint8_t*>(readback.mapped) + offsets[l], ref[l], tol);
+    for (uint32_t l = 1; ok && l < s.levels; ++l) {
+        const vkspd::LevelError e =
+            compareParallel(s.format, static_cast<uint8_t*>(readback.mapped) + offsets[l], ref[l], tol);
         *worst = std::max(*worst, e.worst);
         ok = e.overTolerance == 0;
     }
@@ -350,7 +662,8 @@ std::string formatName(VkFormat f) {
 void writeSvg(const std::string& path, const std::string& title, const std::vector<std::string>& sizes,
               const std::vector<std::pair<std::string, std::vector<double>>>& lines) {
     const int w = 900, h = 460, left = 60, right = 200, top = 40, bottom = 70;
-    const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2"};
+    const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+                             "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39"};
     std::ofstream f(path);
     f << "<svg xmlns='http://www.w3.org/2000/svg' width='" << w << "' height='" << h << "' font-family='sans-serif' font-size='12'>\n";
     f << "<rect width='100%' height='100%' fill='white'/>\n<text x='" << left << "' y='24' font-size='15'>" << title << "</text>\n";
@@ -365,7 +678,7 @@ void writeSvg(const std::string& path, const std::string& title, const std::vect
         f << "<text x='" << x(i) << "' y='" << h - bottom + 18 << "' text-anchor='end' transform='rotate(-35 " << x(i) << ' ' << h - bottom + 18 << ")'>" << sizes[i] << "</text>\n";
     f << "<text x='14' y='" << top + plotH / 2 << "' transform='rotate(-90 14 " << top + plotH / 2 << ")' text-anchor='middle'>% of compute-copy floor</text>\n";
     for (size_t m = 0; m < lines.size(); ++m) {
-        const char* c = colours[m % 7];
+        const char* c = colours[m % 14];
         f << "<polyline fill='none' stroke='" << c << "' stroke-width='2' points='";
         for (size_t i = 0; i < lines[m].second.size(); ++i) f << x(i) << ',' << y(lines[m].second[i]) << ' ';
         f << "'/>\n";
@@ -380,7 +693,9 @@ void writeSvg(const std::string& path, const std::string& title, const std::vect
 int main(int argc, char** argv) {
     int deviceIndex = -1;
     uint32_t reps = 30, copyMib = 1024, evictMib = 256;
-    std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir;
+    std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir, methodsArg, colsArg = "1,2,4,8,16";
+    uint32_t levelsBelow = 64;
+    bool sampledOnly = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -400,6 +715,10 @@ int main(int argc, char** argv) {
         else if (a == "--copy-mib") copyMib = uint32_t(std::max(1, std::atoi(value().c_str())));
         else if (a == "--evict-mib") evictMib = uint32_t(std::max(1, std::atoi(value().c_str())));
         else if (a == "--out") outDir = value();
+        else if (a == "--methods") methodsArg = value();
+        else if (a == "--sampled") sampledOnly = true;
+        else if (a == "--cols") colsArg = value();
+        else if (a == "--levels") levelsBelow = uint32_t(std::max(1, std::atoi(value().c_str())));
         else {
             std::fprintf(stderr, "vkspd-bench: unknown option %s (see --help)\n", a.c_str());
             return 2;
@@ -460,6 +779,21 @@ int main(int argc, char** argv) {
         }
         sizes.push_back({w, h});
     }
+    std::vector<uint32_t> columns;
+    for (const std::string& c : split(colsArg)) {
+        const int n = std::atoi(c.c_str());
+        if (n < 1) {
+            std::fprintf(stderr, "vkspd-bench: --cols: %s is not a strip width (1 or more tiles)\n", c.c_str());
+            return 2;
+        }
+        columns.push_back(uint32_t(n));
+    }
+    auto wanted = [&](const std::string& name) {
+        if (methodsArg.empty()) return true;
+        for (const std::string& part : split(methodsArg))
+            if (name.find(part) != std::string::npos) return true;
+        return false;
+    };
     std::vector<VkFormat> formats;
     for (const std::string& f : split(formatsArg)) {
         auto it = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const FormatChoice& c) { return f == c.key; });
@@ -473,6 +807,7 @@ int main(int argc, char** argv) {
     // Subjects and items; each vkspd method verified against the reference before timing.
     std::vector<Subject> subjects;
     std::vector<Item> items;
+    double preparation = 0;  // seconds of level 0, references and checks
     Item copyItem;
     copyItem.subject = SIZE_MAX;
     copyItem.method = {"compute copy", Method::SinglePass};
@@ -481,7 +816,7 @@ int main(int argc, char** argv) {
         vkspd::FormatInfo fi;
         vkspd::getFormatInfo(f, &fi);
         for (auto [w, h] : sizes) {
-            Subject s{f, w, h, vkspd::fullMipCount(w, h)};
+            Subject s{f, w, h, std::min(vkspd::fullMipCount(w, h), levelsBelow + 1)};
             VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
             ii.imageType = VK_IMAGE_TYPE_2D;
             ii.format = f;
@@ -498,36 +833,15 @@ int main(int argc, char** argv) {
             CHECK_VK(vkBindImageMemory(g.device, s.image, s.memory, 0));
             for (uint32_t l = 0; l < s.levels; ++l)
                 s.floorBytes += double(vkspd::mipExtent(w, l)) * vkspd::mipExtent(h, l) * fi.bytesPerTexel;
-            fillLevel0(run, s);
+            const auto started = std::chrono::steady_clock::now();
+            std::vector<uint8_t> level0 = fillLevel0(run, s);
             subjects.push_back(s);
             const size_t index = subjects.size() - 1;
-
+            const auto filled = std::chrono::steady_clock::now();
             // The reference from level 0 as uploaded.
-            std::vector<float> texels(size_t(w) * h * fi.channels);
-            {
-                Buffer rb = makeBuffer(g, size_t(w) * h * fi.bytesPerTexel, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-                VkCommandBuffer cmd = run.begin();
-                VkBufferImageCopy region{};
-                region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-                region.imageExtent = {w, h, 1};
-                vkCmdCopyImageToBuffer(cmd, s.image, kGeneral, rb.buffer, 1, &region);
-                run.submitAndWait();
-                vkspd::decodeTexels(f, rb.mapped, size_t(w) * h, texels.data());
-                freeBuffer(g, rb);
-            }
-            auto ref = vkspd::referenceChain(texels.data(), w, h, fi.channels, s.levels);
-            // One dispatch per level stores (rounds) every level before the next reads it: its
-            // reference rounds each level to the format too.
-            std::vector<vkspd::ReferenceLevel> rounded(1, ref[0]);
-            for (uint32_t l = 1; l < s.levels; ++l) {
-                const vkspd::ReferenceLevel& above = rounded.back();
-                std::vector<uint8_t> bytes(size_t(above.width) * above.height * fi.bytesPerTexel);
-                vkspd::encodeTexels(f, above.texels.data(), size_t(above.width) * above.height, bytes.data());
-                std::vector<float> decoded(above.texels.size());
-                vkspd::decodeTexels(f, bytes.data(), size_t(above.width) * above.height, decoded.data());
-                rounded.push_back(vkspd::referenceChain(decoded.data(), above.width, above.height, fi.channels, 2)[1]);
-            }
-            texels = std::vector<float>();
+            const Check check = sampledOnly || size_t(w) * h > kFullCheckTexels ? sampledCheck(s, level0) : fullCheck(s, level0);
+            level0 = std::vector<uint8_t>();
+            const auto referenced = std::chrono::steady_clock::now();
 
             std::vector<Method> methods = {{"blit chain", Method::Blit},
                                            {"dispatch per level", Method::PerLevel, vkspd::Precision::FP32}};
@@ -540,21 +854,44 @@ int main(int argc, char** argv) {
                     methods.push_back(m);
                 }
             }
+            // The tuning options (issue 6) on the FP16 quad variant where it runs, else FP32 quad.
+            const bool fp16 = fi.fp16Capable && g.fp16;
+            const Method tuned{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + " quad", Method::SinglePass,
+                               fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32, vkspd::SubgroupPath::Quad};
+            Method linear = tuned;
+            linear.name += " linear";
+            linear.fetch = vkspd::Fetch::LinearSampler;
+            vkspd::DispatchDescription allowed;
+            if (vkspd::describeDispatch(context, infoFor(s, linear), &allowed).ok()) methods.push_back(linear);
+            for (uint32_t n : columns) {
+                Method m = tuned;
+                m.name += " cols " + std::to_string(n);
+                m.groupColumns = n;
+                methods.push_back(m);
+            }
             for (const Method& m : methods) {
+                if (!wanted(m.name)) continue;
                 Item it;
                 it.subject = index;
                 it.method = m;
                 if (m.kind != Method::Blit) {
-                    it.verified = verify(run, context, s, m, m.kind == Method::PerLevel ? rounded : ref, &it.worstError);
+                    it.verified = verify(run, context, s, m, check, &it.worstError);
                     if (!it.verified)
                         std::printf("VERIFY FAILED: %s %ux%u %s (worst %g)\n", formatName(f).c_str(), w, h, m.name.c_str(), it.worstError);
                 }
                 items.push_back(it);
             }
-            std::printf("prepared %s %ux%u\n", formatName(f).c_str(), w, h);
+            const auto verified = std::chrono::steady_clock::now();
+            auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
+            preparation += seconds(started, verified);
+            std::printf("prepared %s %ux%u: level 0 %.2f s, reference %.2f s (%s), checks %.2f s\n",
+                        formatName(f).c_str(), w, h, seconds(started, filled), seconds(filled, referenced),
+                        check.sampled ? "sampled texels" : "every texel", seconds(referenced, verified));
             std::fflush(stdout);
         }
     }
+
+    std::printf("preparation (level 0, references, checks): %.2f s\n", preparation);
 
     // The floor: a compute copy of copyMib MiB; the L2 eviction: a copy of evictMib MiB elsewhere.
     const VkDeviceSize copyBytes = VkDeviceSize(copyMib) << 20, evictBytes = VkDeviceSize(evictMib) << 20;
@@ -602,7 +939,7 @@ int main(int argc, char** argv) {
                 g.properties.deviceName, driver.driverName, driver.driverInfo, date, reps, warmup);
     std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB copied before each item\n\n",
                 copyGBs, copyMib, copyMedian, evictMib);
-    std::printf("%-22s %-12s %-20s %10s %10s %8s %8s %8s %-28s %s\n", "format", "size", "method", "median us", "min us",
+    std::printf("%-22s %-12s %-24s %10s %10s %8s %8s %8s %-28s %s\n", "format", "size", "method", "median us", "min us",
                 "GB/s", "% floor", "x blit", "occupancy", "check");
     std::ostringstream csv, json;
     csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error,occupancy\n";
@@ -625,7 +962,7 @@ int main(int argc, char** argv) {
                                                                        : "ok";
         allVerified = allVerified && (it.method.kind == Method::Blit || it.verified);
         const std::string occ = it.method.kind == Method::SinglePass ? occupancyText(it.method) : "-";
-        std::printf("%-22s %5ux%-6u %-20s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-28s %s\n", formatName(s.format).c_str(), s.width,
+        std::printf("%-22s %5ux%-6u %-24s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-28s %s\n", formatName(s.format).c_str(), s.width,
                     s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, occ.c_str(), check.c_str());
         csv << '"' << g.properties.deviceName << "\",\"" << driver.driverName << ' ' << driver.driverInfo << "\"," << date << ','
             << formatName(s.format) << ',' << s.width << ',' << s.height << ',' << it.method.name << ',' << med << ',' << mn

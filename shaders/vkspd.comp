@@ -63,6 +63,9 @@ layout(set = 0, binding = VKSPD_BINDING_SOURCE) uniform sampler2DArray sourceLev
 layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2DArray levelImages[VKSPD_MAX_LEVELS + 1];
 layout(set = 0, binding = VKSPD_BINDING_COUNTERS) coherent buffer Counters { uint counters[]; };
 layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[]; };
+// The same buffer as whole texels where they are 4 floats: one 16-byte access each (data offsets
+// are in texels from a 256-byte aligned start, so every vec4 is aligned).
+layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer DataV4 { vec4 data4[]; };
 layout(push_constant) uniform Push { PushConstants pc; };
 #ifdef VKSPD_DEBUG_MAP
 // Developer tools only (include/vkspd/debug.hpp): separate pipelines, never generateMips.
@@ -193,6 +196,7 @@ int stageLevels() { return min(VKSPD_TILE_LEVELS, int(pc.levels) - gLevelBase); 
 
 // The data buffer holds texels of `channels` floats.
 vec4 loadData(uint texel) {
+    if (pc.channels == 4u) return data4[gDataBase + texel];
     uint base = (gDataBase + texel) * pc.channels;
     vec4 v = vec4(0.0);
     for (uint c = 0u; c < pc.channels; ++c) v[c] = data[base + c];
@@ -200,6 +204,10 @@ vec4 loadData(uint texel) {
 }
 
 void storeData(uint texel, vec4 v) {
+    if (pc.channels == 4u) {
+        data4[gDataBase + texel] = v;
+        return;
+    }
     uint base = (gDataBase + texel) * pc.channels;
     for (uint c = 0u; c < pc.channels; ++c) data[base + c] = v[c];
 }
@@ -427,6 +435,9 @@ void levelsOneTwoQuad() {
     uvec2 s0 = levelExtent(gLevelBase), e1 = levelExtent(gLevelBase + 1),
           e2 = levelExtent(gLevelBase + 2);
     ivec2 m = mortonPosition(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
+    // Uniform: the same for the whole group. Only stage 0 reads the sampled source; later stages
+    // read the kept texels from the data buffer.
+    bool linear = gStage == 0 && (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u;
     for (int step = 0; step < 4; ++step) {
         ivec2 p = m + ivec2(16 * (step & 1), 16 * (step >> 1));
         ivec2 g = o1 + p;
@@ -434,8 +445,14 @@ void levelsOneTwoQuad() {
         if (all(lessThan(g, ivec2(e1)))) {
             // Even extents: the plain 2x2 footprint, every tap inside the image and the tile.
             ivec2 t = 2 * g;
-            v = toReal(reduce4f(fetchSource4(t), fetchSource4(t + ivec2(1, 0)), fetchSource4(t + ivec2(0, 1)),
-                                fetchSource4(t + ivec2(1, 1))));
+            if (linear) {
+                // FidelityFX SPD's linear-sampler load: the shared corner of the four texels
+                // weighs each by exactly 1/4 (sRGB is decoded before filtering).
+                v = VEC(textureLod(sourceLevel, vec3((vec2(t) + 1.0) / vec2(s0), float(gLayer)), 0.0));
+            } else {
+                v = toReal(reduce4f(fetchSource4(t), fetchSource4(t + ivec2(1, 0)), fetchSource4(t + ivec2(0, 1)),
+                                    fetchSource4(t + ivec2(1, 1))));
+            }
             emitTexel(1, p, g, v);
         }
         VEC q = quadReduce(v);
@@ -675,22 +692,34 @@ void main() {
     }
     barrier();
 
+    // Group-ID tiling (Bavoil, "Optimizing Compute Shaders for L2 Locality using Thread-Group ID
+    // Swizzling", NVIDIA 2020): consecutive groups walk strips pc.groupColumns tiles wide, row by
+    // row inside a strip (the last strip is narrower where tilesX is not a multiple).
+    ivec2 tile = ivec2(gl_WorkGroupID.xy);
+    uint columns = pc.groupColumns;
+    if (columns != 0u) {
+        uint tilesX = pc.stage[0].tilesX, tilesY = pc.stage[0].tilesY;
+        uint i = gl_WorkGroupID.y * tilesX + gl_WorkGroupID.x;
+        uint strip = i / (columns * tilesY), inStrip = i - strip * columns * tilesY;
+        uint width = min(columns, tilesX - strip * columns);
+        tile = ivec2(int(strip * columns + inStrip % width), int(inStrip / width));
+    }
     if ((pc.flags & VKSPD_FLAG_COPY_BASE) != 0u) {
         // The base level as a copy of the source (depth pyramids): this group's 64x64 texels.
-        ivec2 o0 = ivec2(gl_WorkGroupID.xy) * VKSPD_TILE;
+        ivec2 o0 = tile * VKSPD_TILE;
         uvec2 s0 = levelExtent(0);
         for (int i = gTid; i < VKSPD_TILE * VKSPD_TILE; i += VKSPD_GROUP_SIZE) {
             ivec2 g = o0 + ivec2(i % VKSPD_TILE, i / VKSPD_TILE);
             if (all(lessThan(g, ivec2(s0)))) storeLevel(0, g, sourceTexel(g));
         }
     }
-    runStage(0, ivec2(gl_WorkGroupID.xy));
+    runStage(0, tile);
 #ifdef VKSPD_DEBUG_MAP
     // The group has finished its own tile: record when (the finish counter), and where.
     if (gTid == 0) {
-        uint tile = (gl_WorkGroupID.z * gl_NumWorkGroups.y + gl_WorkGroupID.y) * gl_NumWorkGroups.x +
-                    gl_WorkGroupID.x;
-        uint at = VKSPD_DEBUG_HEADER_WORDS + tile * VKSPD_DEBUG_TILE_WORDS;
+        // Indexed by the tile run (not the group ID), so the map stays a picture with tiling on.
+        uint index = (gl_WorkGroupID.z * gl_NumWorkGroups.y + uint(tile.y)) * gl_NumWorkGroups.x + uint(tile.x);
+        uint at = VKSPD_DEBUG_HEADER_WORDS + index * VKSPD_DEBUG_TILE_WORDS;
         debugMap[at] = atomicAdd(debugMap[0], 1u);
 #ifdef VKSPD_SM_BUILTINS
         debugMap[at + 1u] = gl_SMIDNV;

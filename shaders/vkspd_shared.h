@@ -54,6 +54,8 @@ typedef uint32_t uint;
 #define VKSPD_FLAG_SRGB 2u             // encode R, G, B to sRGB before each store (UNORM views)
 #define VKSPD_FLAG_COPY_BASE 4u        // also write the source into the base level (depth sources)
 #define VKSPD_FLAG_EXPAND_MINMAX 8u    // the source has one channel: MinMax starts from (v, v)
+#define VKSPD_FLAG_LINEAR_FETCH 16u    // Average, quad path: level 1 of even tiles as one bilinear
+                                       // sample (the source is bound with a LINEAR sampler)
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).
 #define VKSPD_REDUCTION_AVERAGE 0
@@ -85,6 +87,8 @@ struct PushConstants {
     uint channels;           // floats per texel in the data buffer (1, 2 or 4)
     uint countersPerLayer;   // uints of counters per layer (the dispatch's z)
     uint dataPerLayer;       // texels of data per layer
+    uint groupColumns;       // group-ID tiling: 0 = tile (x, y) is group (x, y); N > 0 = groups
+                             // walk strips N tiles wide, row by row inside a strip
     StagePush stage[VKSPD_MAX_STAGES];
 };
 

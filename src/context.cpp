@@ -144,10 +144,14 @@ Result createLayouts(ContextT* c) {
     si.maxLod = 0.0f;
     VkResult r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->sampler);
     if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler");
+    si.magFilter = si.minFilter = VK_FILTER_LINEAR;
+    r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->linearSampler);
+    if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler (linear)");
 
     VkDescriptorSetLayoutBinding bindings[4] = {};
+    // Not immutable: each dispatch pushes the NEAREST or the LINEAR sampler (Fetch).
     bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                   VK_SHADER_STAGE_COMPUTE_BIT, &c->sampler};
+                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
                    VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     bindings[2] = {VKSPD_BINDING_COUNTERS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
@@ -325,6 +329,7 @@ void destroyContextObject(ContextT* c) {
         c->fn.vkDestroyPipelineLayout(c->device(), c->levelPipelineLayout, c->allocator());
         c->fn.vkDestroyDescriptorSetLayout(c->device(), c->levelSetLayout, c->allocator());
         c->fn.vkDestroySampler(c->device(), c->sampler, c->allocator());
+        c->fn.vkDestroySampler(c->device(), c->linearSampler, c->allocator());
     }
     delete c;
 }
@@ -401,7 +406,7 @@ Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipe
         // The normal bindings plus the map; a layout of its own so the normal one is untouched.
         VkDescriptorSetLayoutBinding bindings[5] = {};
         bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, &c->sampler};
+                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
         bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
                        VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
         bindings[2] = {VKSPD_BINDING_COUNTERS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,

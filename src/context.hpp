@@ -81,7 +81,8 @@ struct vkspd::ContextT {
     uint32_t subgroupSize = 0;
     bool quadSupported = false;
 
-    VkSampler sampler = VK_NULL_HANDLE;
+    VkSampler sampler = VK_NULL_HANDLE;        // NEAREST: texelFetch, and the render-pass fallback
+    VkSampler linearSampler = VK_NULL_HANDLE;  // LINEAR: Fetch::LinearSampler
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
 

@@ -39,6 +39,8 @@ struct Request {
     uint32_t layerCount = 0;  // layers in the range
     bool fp16 = false;
     bool quad = false;
+    bool linearFetch = false;     // Fetch::LinearSampler (checked allowed)
+    uint32_t groupColumns = 0;    // group-ID tiling strip width, at most the tile columns
     bool hasSource = false;   // MipGenInfo::source is used
     Path path() const { return decision.capability.path; }
 };
@@ -47,6 +49,41 @@ std::string extentText(VkExtent2D e) { return std::to_string(e.width) + "x" + st
 
 bool undefinedLayout(VkImageLayout l) {
     return l == VK_IMAGE_LAYOUT_UNDEFINED || l == VK_IMAGE_LAYOUT_PREINITIALIZED;
+}
+
+// Fetch::LinearSampler only where one bilinear sample equals the load path's 2x2 reduction: the
+// Average reduction (a weighted mean), the quad path (the one that reads plain 2x2 footprints) and
+// a sampled format the device filters linearly. Called on the single pass once req->quad is known.
+Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
+    req->linearFetch = info.fetch == Fetch::LinearSampler;  // Auto: Load (bench/NOTES.md)
+    if (!req->linearFetch) return {};
+    if (info.reduction != Reduction::Average)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "Fetch::LinearSampler needs Reduction::Average: a bilinear sample is a mean, not a "
+                    "min, max or custom reduction; use Fetch::Load or Auto");
+    if (!req->quad)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "Fetch::LinearSampler needs the quad path (SubgroupPath::Quad, or Auto on a device with "
+                    "quad subgroup operations): only it reads plain 2x2 footprints; use Fetch::Load or Auto");
+    const VkFormat sampled = req->hasSource ? info.source.format : info.format;
+    const FormatInfo& sampledInfo = req->hasSource ? req->decision.sourceFormat : req->decision.format;
+    // Filter weights are only as fine as subTexelPrecisionBits (8 on common GPUs), and the corner
+    // coordinate (2g + 1) / size is rounded: measured on lavapipe, 1e-4 relative error at 1100 x
+    // 1000 RGBA32F, within tolerance for 8-bit and half-float formats.
+    if (!sampledInfo.fp16Capable)
+        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                    std::string("Fetch::LinearSampler: ") + sampledInfo.name +
+                        " needs more precision than a bilinear sample keeps (only formats the FP16 path "
+                        "can hold: 8-bit, 16-bit float, B10G11R11); use Fetch::Load or Auto");
+    VkFormatProperties fp;
+    c->fn.vkGetPhysicalDeviceFormatProperties(c->info.physicalDevice, sampled, &fp);
+    if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
+        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                    std::string("Fetch::LinearSampler: ") +
+                        (req->hasSource ? req->decision.sourceFormat.name : req->decision.format.name) +
+                        " lacks VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT on this device; use "
+                        "Fetch::Load or Auto");
+    return {};
 }
 
 Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
@@ -60,6 +97,9 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     if (unsigned(info.subgroupPath) > unsigned(SubgroupPath::LdsOnly))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::subgroupPath " + std::to_string(int(info.subgroupPath)) +
                                           " is not a vkspd::SubgroupPath (Auto, Quad or LdsOnly)");
+    if (unsigned(info.fetch) > unsigned(Fetch::LinearSampler))
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::fetch " + std::to_string(int(info.fetch)) +
+                                          " is not a vkspd::Fetch (Auto, Load or LinearSampler)");
     FormatInfo format;
     if (!getFormatInfo(info.format, &format))
         return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format " + std::to_string(int(info.format)) +
@@ -179,6 +219,9 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::subgroupPath " + std::to_string(int(info.subgroupPath)) +
                                           " is not a vkspd::SubgroupPath");
     }
+    Result fetch = checkFetch(c, info, req);
+    if (!fetch.ok()) return fetch;
+    req->groupColumns = std::min(info.groupColumns, req->plan.groupsX());
     if (info.scratchBuffer) {
         const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
         if (align && info.scratchOffset % align != 0)
@@ -318,6 +361,7 @@ uint32_t pushFlags(const Request& req) {
     if (req.hasSource) flags |= VKSPD_FLAG_COPY_BASE;
     if (req.hasSource && req.decision.reduction == VKSPD_REDUCTION_MINMAX && req.decision.sourceFormat.channels == 1)
         flags |= VKSPD_FLAG_EXPAND_MINMAX;
+    if (req.linearFetch) flags |= VKSPD_FLAG_LINEAR_FETCH;
     return flags;
 }
 
@@ -390,7 +434,8 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
                                    nullptr, 1, &b, 0, nullptr);
     }
 
-    VkDescriptorImageInfo source{VK_NULL_HANDLE, sourceView,
+    // The sampler is not immutable: LINEAR only for Fetch::LinearSampler (texelFetch ignores it).
+    VkDescriptorImageInfo source{req.linearFetch ? c->linearSampler : c->sampler, sourceView,
                                  req.hasSource ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL};
     VkDescriptorImageInfo levels[VKSPD_MAX_LEVELS + 1];
     for (uint32_t k = 0; k <= VKSPD_MAX_LEVELS; ++k) {
@@ -428,6 +473,7 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
 
     shader::PushConstants pc = pushConstantsFor(plan);
     pc.flags |= pushFlags(req);
+    pc.groupColumns = req.groupColumns;
     c->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
     c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, map ? 5 : 4, writes);
     c->fn.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
@@ -588,6 +634,8 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
             d->levelsWritten = req.plan.levels;
             d->fp16 = req.fp16;
             d->quad = req.quad;
+            d->linearFetch = req.linearFetch;
+            d->groupColumns = req.groupColumns;
             for (uint32_t st = 0; st < req.plan.stageCount; ++st)
                 d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
             d->scratchBytes = userScratchBytes(c, req.plan);

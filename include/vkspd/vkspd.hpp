@@ -56,6 +56,26 @@ enum class SubgroupPath {
     LdsOnly,  ///< Shared memory only.
 };
 
+/// How the single pass reads the base level where a level-1 texel is a plain 2x2 average (tuning;
+/// the output is the same within SPEC section 3's tolerance either way).
+enum class Fetch {
+    Auto,           ///< The library's measured default: currently Load everywhere (on an H100 the
+                    ///< linear sampler gained nothing measurable, see bench/NOTES.md).
+    Load,           ///< Four texel loads per level-1 texel, reduced in the shader.
+    LinearSampler,  ///< One bilinear sample at the shared corner of the four texels, through a
+                    ///< LINEAR sampler (FidelityFX SPD's linear-sampler load). Applies to the tiles
+                    ///< of the quad path whose base and level 1 are even; odd levels and the
+                    ///< LdsOnly path keep the exact loads. Only for Reduction::Average on the single
+                    ///< pass, with the quad path taken, and a sampled format (the image's, or a
+                    ///< SourceImage's) that the FP16 path can hold (FormatInfo::fp16Capable: 8-bit, 16-bit
+                    ///< float and B10G11R11 formats; filter weights are only as fine as
+                    ///< subTexelPrecisionBits) and that has
+                    ///< VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT: elsewhere generateMips
+                    ///< returns an error naming the rule
+                    ///< (VK_ERROR_FEATURE_NOT_PRESENT; VK_ERROR_FORMAT_NOT_SUPPORTED for the format
+                    ///< feature). sRGB images are filtered after the sampler's decode, in linear space.
+};
+
 /// How each texel of a level is made from the texels of the level above (SPEC section 3).
 enum class Reduction {
     Average,  ///< The exact area-weighted box filter (three taps per axis on odd sizes).
@@ -188,6 +208,14 @@ struct MipGenInfo {
     Precision precision = Precision::Auto;           ///< Single pass only; FP16 is an error where
                                                      ///< the format or the device cannot take it.
     SubgroupPath subgroupPath = SubgroupPath::Auto;  ///< Single pass only.
+    Fetch fetch = Fetch::Auto;  ///< Single pass only: how the base level is read (tuning; see Fetch).
+    /// Single pass only, tuning: group-ID tiling (Bavoil, "Optimizing Compute Shaders for L2
+    /// Locality using Thread-Group ID Swizzling", NVIDIA 2020). 0 = off: workgroup (x, y) runs tile
+    /// (x, y). N > 0: consecutive workgroups walk vertical strips N tiles (64N texels) wide, row by
+    /// row inside a strip, so groups that run at the same time read neighbouring tiles and share L2
+    /// lines of their edges. Any value is valid: N at or above the number of tile columns is the
+    /// row-major order of 0. The output does not depend on it.
+    uint32_t groupColumns = 0;
     /// Optional caller-owned scratch: a buffer with STORAGE_BUFFER usage holding at least
     /// scratchSize(context, info) bytes from scratchOffset (a multiple of
     /// minStorageBufferOffsetAlignment). It must be zero-filled before its first use; the dispatch
@@ -207,6 +235,10 @@ struct DispatchDescription {
     uint32_t levelsWritten = 0;          ///< Levels written by the dispatch.
     bool fp16 = false;                   ///< FP16 path (16-bit shared memory).
     bool quad = false;                   ///< Quad subgroup operations.
+    bool linearFetch = false;            ///< Fetch::LinearSampler is used (Fetch).
+    uint32_t groupColumns = 0;           ///< Strip width of group-ID tiling in tiles, as the
+                                         ///< dispatch uses it (MipGenInfo::groupColumns, at most
+                                         ///< groupsX); 0 = off.
     bool exactOddEdges = false;          ///< Tiles exchange edge partial sums (some level is odd).
     VkDeviceSize scratchBytes = 0;       ///< Scratch bytes the call needs.
 };

@@ -254,6 +254,8 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     info.reduction = req.reduction;
     info.precision = req.precision;
     info.subgroupPath = req.subgroupPath;
+    info.fetch = req.fetch;
+    info.groupColumns = req.groupColumns;
     if (vkspd::Result r = vkspd::describeDispatch(context, info, &out->dispatch); !r.ok()) {
         *reason = r.message;
         return false;

@@ -47,7 +47,9 @@ std::string describePath(const vkspd::DispatchDescription& d) {
     if (d.path == vkspd::Path::RenderPass) return "render-pass fallback (one pass per level)";
     if (d.path == vkspd::Path::BlitChain) return "blit-chain fallback (approximate at odd sizes)";
     return "one dispatch of " + std::to_string(d.groupsX) + "x" + std::to_string(d.groupsY) + " groups (" +
-           (d.fp16 ? "FP16" : "FP32") + ", " + (d.quad ? "quad" : "LDS-only") + ")";
+           (d.fp16 ? "FP16" : "FP32") + ", " + (d.quad ? "quad" : "LDS-only") +
+           (d.linearFetch ? ", linear-sampler fetch" : "") +
+           (d.groupColumns ? ", strips of " + std::to_string(d.groupColumns) + " tiles" : "") + ")";
 }
 
 // The name of an input's output folder (in a batch) and KTX2 file.
@@ -185,6 +187,8 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     req.reduction = o_.reduction;
     req.precision = o_.precision;
     req.subgroupPath = o_.subgroupPath;
+    req.fetch = o_.fetch;
+    req.groupColumns = o_.groupColumns;
     req.benchRuns = o_.benchRuns;
     req.debugMap = !o_.orderMapPath.empty() || !o_.smMapPath.empty();
     req.smBuiltins = g_.smBuiltins;

@@ -157,6 +157,22 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
                 *error = "--path " + v + ": expected quad or lds";
                 return false;
             }
+        } else if (name == "--fetch") {
+            if (!value(&v)) return false;
+            if (v == "load") o->fetch = vkspd::Fetch::Load;
+            else if (v == "linear") o->fetch = vkspd::Fetch::LinearSampler;
+            else {
+                *error = "--fetch " + v + ": expected load or linear";
+                return false;
+            }
+        } else if (name == "--group-columns") {
+            if (!value(&v)) return false;
+            long n = 0;
+            if (!parseCount(v, 0, 1 << 20, &n)) {
+                *error = "--group-columns " + v + ": expected a strip width in tiles, 0 (off) or more";
+                return false;
+            }
+            o->groupColumns = uint32_t(n);
         } else if (name == "--device") {
             if (!value(&v)) return false;
             long index = 0;
@@ -270,6 +286,11 @@ std::string helpText() {
            "                     device allow it, else FP32)\n"
            "  --path quad|lds    quad subgroup operations or shared memory only (default: quad\n"
            "                     where the device supports it)\n"
+           "  --fetch F          load (default) or linear: where level 1 is a plain 2x2 average,\n"
+           "                     four texel loads or one linear-sampler fetch (avg reduction and\n"
+           "                     quad path only); the same output\n"
+           "  --group-columns N  group-ID tiling: groups walk strips N tiles wide (default 0: off;\n"
+           "                     the same output)\n"
            "  --device N|NAME    device by index or by part of its name (default: the first\n"
            "                     discrete GPU, else any GPU, else the CPU implementation lavapipe)\n"
            "  --list-devices     list the Vulkan devices with their index and exit\n"

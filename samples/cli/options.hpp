@@ -45,6 +45,8 @@ struct Options {
     Transfer transfer = Transfer::Srgb;
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath subgroupPath = vkspd::SubgroupPath::Auto;
+    vkspd::Fetch fetch = vkspd::Fetch::Auto;  // --fetch
+    uint32_t groupColumns = 0;                // --group-columns
     vkspd_tools::GpuOptions device;
     bool listDevices = false;
     bool verify = false;

@@ -278,7 +278,8 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     Options o;
     std::string why;
     ASSERT_TRUE(parse({"a.png", "--format=rgba16f", "--reduction", "minmax", "-o", "x", "--device", "llvm", "--bench",
-                       "3", "--path", "lds", "--fp32", "--linear", "--", "-b.png"},
+                       "3", "--path", "lds", "--fp32", "--linear", "--fetch", "linear", "--group-columns", "4", "--",
+                       "-b.png"},
                       &o, &why))
         << why;
     EXPECT_EQ(o.inputs, (std::vector<std::string>{"a.png", "-b.png"}));
@@ -291,11 +292,14 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     EXPECT_EQ(o.subgroupPath, vkspd::SubgroupPath::LdsOnly);
     EXPECT_EQ(o.precision, vkspd::Precision::FP32);
     EXPECT_EQ(o.transfer, Transfer::Linear);
+    EXPECT_EQ(o.fetch, vkspd::Fetch::LinearSampler);
+    EXPECT_EQ(o.groupColumns, 4u);
     Options d;
     ASSERT_TRUE(parse({"--device", "1"}, &d, &why));
     EXPECT_EQ(d.device.index, 1);
     for (std::vector<const char*> bad : {std::vector<const char*>{"--format", "rgb5"}, {"--bench", "x"}, {"--device"},
-                                         {"--verify=yes"}, {"--srgb", "--linear"}, {"--random", "0x4"}, {"-x"}}) {
+                                         {"--verify=yes"}, {"--srgb", "--linear"}, {"--random", "0x4"}, {"-x"},
+                                         {"--fetch", "bilinear"}, {"--group-columns", "-1"}}) {
         Options b;
         EXPECT_FALSE(parse(bad, &b, &why)) << bad[0];
         EXPECT_FALSE(why.empty());

@@ -511,7 +511,8 @@ TEST_F(Cli, HelpExplainsEveryOption) {
     ASSERT_EQ(r.code, 0);
     for (const char* option : {"-o, --output", "--format", "--reduction", "--srgb", "--linear", "--fp16", "--fp32",
                                "--path quad|lds", "--device N|NAME", "--list-devices", "--verify", "--json", "--bench",
-                               "--no-write", "--random", "--quiet", "--help", "VKSPD_VALIDATION", "exit codes",
+                               "--fetch F", "--group-columns N", "--no-write", "--random", "--quiet", "--help",
+                               "VKSPD_VALIDATION", "exit codes",
                                "examples:"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
     for (const char* format : {"rgba8-srgb", "bgra8", "r8-snorm", "rgba16", "rgba16f", "r32f", "rgba32f", "b10g11r11f",
