@@ -283,7 +283,9 @@ const char* requiredDeviceFeatures() noexcept;
 Result createContext(const ContextCreateInfo& info, Context* context) noexcept;
 
 /// Destroys the Context and everything it created. Accepts null. The device must be idle with
-/// respect to every command buffer that used the Context.
+/// respect to every command buffer that used the Context. In debug builds (or with
+/// VKSPD_CHECK_HANDLES) every function reports a destroyed Context instead of using it, and a
+/// second destroyContext is reported on stderr instead of freeing twice.
 void destroyContext(Context context) noexcept;
 
 /// Whether this device can run the single pass on images of `format` (with STORAGE usage, and
@@ -371,7 +373,10 @@ VkDeviceSize scratchSize(Context context, const MipGenInfo& info) noexcept;
 /// mip or layer ranges past the image (the message names the range and the image's count); a
 /// format or usage/create flags with no path (VK_ERROR_FORMAT_NOT_SUPPORTED, naming the missing
 /// flag); a requested precision or subgroup path the device or format lacks
-/// (VK_ERROR_FEATURE_NOT_PRESENT); Vulkan failures creating pipelines, views or scratch.
+/// (VK_ERROR_FEATURE_NOT_PRESENT); Vulkan failures creating pipelines, views or scratch; enum
+/// values outside their enums; imageArrayLayers past maxImageArrayLayers; a destroyed Context
+/// (debug builds or VKSPD_CHECK_HANDLES). Not checked, since Vulkan cannot report it: whether
+/// `commandBuffer` is recording (the validation layer reports that).
 Result generateMips(Context context, VkCommandBuffer commandBuffer, const MipGenInfo& info) noexcept;
 
 /// Releases the image views the Context cached for `image`. Call it before destroying an image that

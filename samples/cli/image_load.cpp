@@ -136,6 +136,27 @@ bool checkJpegHuffmanTables(const uint8_t* d, size_t n, std::string* reason) {
     return true;
 }
 
+// stb_image allocates a PNG's IDAT buffer from each chunk's declared length before reading it, so
+// an 83-byte file declaring a 788 MB IDAT made it allocate (and, under AddressSanitizer, fill)
+// that much before failing (found by tests/fuzz as a timeout). An IDAT chunk whose data runs past
+// the end of the file is refused here as truncated. Returns false with `reason` set.
+bool checkPngChunks(const uint8_t* d, size_t n, std::string* reason) {
+    size_t p = 8;  // after the signature
+    while (p + 8 <= n) {
+        const uint32_t length = uint32_t(d[p]) << 24 | uint32_t(d[p + 1]) << 16 | uint32_t(d[p + 2]) << 8 | d[p + 3];
+        const bool idat = std::memcmp(d + p + 4, "IDAT", 4) == 0;
+        if (std::memcmp(d + p + 4, "IEND", 4) == 0) break;
+        if (idat && length > n - p - 8) {
+            *reason = "truncated PNG: an IDAT chunk declares " + std::to_string(length) + " bytes, " +
+                      std::to_string(n - p - 8) + " are left in the file";
+            return false;
+        }
+        if (length > n - p - 8) break;  // stb refuses what follows by itself
+        p += 12 + size_t(length);
+    }
+    return true;
+}
+
 }  // namespace
 
 bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason) {
@@ -182,6 +203,7 @@ bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, Loade
     const std::string type = typeOf(data, size);
     const std::string what = type.empty() ? "image" : type;
     if (type == "JPEG" && !checkJpegHuffmanTables(data, size, reason)) return false;
+    if (type == "PNG" && !checkPngChunks(data, size, reason)) return false;
     Reader reader{data, size};
     stbi_io_callbacks io = reader.restart();
     int w = 0, h = 0, comp = 0;
