@@ -42,9 +42,11 @@ const char* kUsageText =
     "level up to 4096x4096 texels, above that 2048 sampled texels per level (corners, last row\n"
     "and column, random) against a reference computed at those texels only (one dispatch per\n"
     "level then against the exact chain, with its tolerance per level). Exit code 1 if a check\n"
-    "fails. Methods: blit chain, dispatch per level, vkspd fp16|fp32 quad|lds, and on the fp16\n"
-    "(else fp32) quad variant the tuning options: 'linear' (Fetch::LinearSampler, where the\n"
-    "format allows it) and 'cols N' (group-ID tiling in strips of N tiles). The occupancy column gives each single-pass variant's occupancy, the groups per SM\n"
+    "fails. Methods: blit chain, dispatch per level, vkspd default (every option Auto: what\n"
+    "generateMips picks on this device), vkspd fp16|fp32 quad|lds (with Fetch::Load), and on\n"
+    "the fp16 (else fp32) quad variant the tuning options: 'linear' (Fetch::LinearSampler, where\n"
+    "the format allows it) and 'cols N' (group-ID tiling in strips of N tiles). The occupancy\n"
+    "column gives each single-pass variant's occupancy, the groups per SM\n"
     "and the resource that limits them (as vkspd --occupancy; 'computed' where the driver does not\n"
     "report registers, n/a where the device has no per-SM figures).\n"
     "\n"
@@ -83,8 +85,9 @@ struct Method {
     enum Kind { Blit, PerLevel, SinglePass } kind;
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto;
-    vkspd::Fetch fetch = vkspd::Fetch::Auto;
+    vkspd::Fetch fetch = vkspd::Fetch::Load;  // explicit: Auto is timed as the "vkspd default" method
     uint32_t groupColumns = 0;
+    bool chosenFp16 = false, chosenQuad = false;  // "vkspd default": what Auto resolved to
 };
 
 struct Buffer {
@@ -747,7 +750,8 @@ int main(int argc, char** argv) {
     auto occupancyOf = [&](const Method& m) -> const vkspd::OccupancyRecord* {
         if (m.kind != Method::SinglePass) return nullptr;
         for (const vkspd::OccupancyRecord& r : occupancy)
-            if (r.fp16 == (m.precision == vkspd::Precision::FP16) && r.quad == (m.path == vkspd::SubgroupPath::Quad))
+            if (r.fp16 == (m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16)) &&
+                r.quad == (m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad)))
                 return &r;
         return nullptr;
     };
@@ -866,6 +870,19 @@ int main(int argc, char** argv) {
                              quad ? vkspd::SubgroupPath::Quad : vkspd::SubgroupPath::LdsOnly};
                     methods.push_back(m);
                 }
+            }
+            // What generateMips does with every option left at Auto (the library's pick per vendor).
+            {
+                Method def{"vkspd default", Method::SinglePass};
+                def.fetch = vkspd::Fetch::Auto;
+                vkspd::DispatchDescription d;
+                if (vkspd::describeDispatch(context, infoFor(s, def), &d).ok()) {
+                    def.chosenFp16 = d.fp16;
+                    def.chosenQuad = d.quad;
+                    def.name += std::string(" (") + (d.fp16 ? "fp16" : "fp32") + (d.quad ? " quad" : " lds") +
+                                (d.linearFetch ? " linear" : "") + ")";
+                }
+                methods.push_back(def);
             }
             // The tuning options (issue 6) on the FP16 quad variant where it runs, else FP32 quad.
             const bool fp16 = fi.fp16Capable && g.fp16;

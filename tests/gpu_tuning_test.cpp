@@ -69,10 +69,10 @@ TEST_F(GpuTest, GroupColumnsAcrossTwoStages) {
 }
 
 // The bilinear sample at the corner of four texels is their mean: the same chain as the loads,
-// for UNORM, half float and sRGB (decoded by the sampler before filtering: linear space).
+// for UNORM and half float (sRGB is refused: see LinearSamplerFetchWhereNotAllowedIsAnError).
 TEST_F(GpuTest, LinearSamplerFetchMatchesTheReference) {
     if (!h->quad) GTEST_SKIP() << "Fetch::LinearSampler needs the quad path";
-    for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R8G8B8A8_SRGB}) {
+    for (VkFormat format : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT}) {
         for (const auto& s : kSizes) expectTunedChainMatches(h, format, s[0], s[1], {vkspd::Fetch::LinearSampler, 0});
         // Even levels 0 and 1 that are not powers of two: the corner coordinate is rounded.
         expectTunedChainMatches(h, format, 1100, 1000, {vkspd::Fetch::LinearSampler, 0});
@@ -107,12 +107,28 @@ TEST_F(GpuTest, LinearSamplerFetchWhereNotAllowedIsAnError) {
     bad.fetch = vkspd::Fetch::LinearSampler;
     expectError(bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "needs more precision than a bilinear sample keeps");
     h->destroyImage(wide);
+    TestImage srgb = h->createImage(VK_FORMAT_R8G8B8A8_SRGB, 64, 64, 7, kChainUsage, 1,
+                                    singlePassFlags(VK_FORMAT_R8G8B8A8_SRGB));
+    bad = chainInfo(srgb);
+    bad.fetch = vkspd::Fetch::LinearSampler;
+    expectError(bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "is sRGB");
+    h->destroyImage(srgb);
     // Load and Auto are always allowed, with any reduction and path.
     bad = info;
     bad.fetch = vkspd::Fetch::Load;
     bad.reduction = vkspd::Reduction::Min;
     bad.subgroupPath = vkspd::SubgroupPath::LdsOnly;
     EXPECT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    EXPECT_FALSE(d.linearFetch);
+    // Auto: the linear sampler on NVIDIA where it is allowed (measured faster there), Load
+    // elsewhere, and Load without an error where the rules refuse it.
+    bad = info;
+    bad.fetch = vkspd::Fetch::Auto;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    const bool quad = d.quad;
+    EXPECT_EQ(d.linearFetch, quad && h->properties.vendorID == 0x10DE);
+    bad.reduction = vkspd::Reduction::Max;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
     EXPECT_FALSE(d.linearFetch);
     h->destroyImage(img);
 }

@@ -59,8 +59,9 @@ enum class SubgroupPath {
 /// How the single pass reads the base level where a level-1 texel is a plain 2x2 average (tuning;
 /// the output is the same within SPEC section 3's tolerance either way).
 enum class Fetch {
-    Auto,           ///< The library's measured default: currently Load everywhere (on an H100 the
-                    ///< linear sampler gained nothing measurable, see bench/NOTES.md).
+    Auto,           ///< The library's measured default: LinearSampler on NVIDIA GPUs where it is
+                    ///< allowed (6-8% faster on an H100, bench/NOTES.md), Load everywhere else and
+                    ///< wherever LinearSampler's rules below refuse it (never an error).
     Load,           ///< Four texel loads per level-1 texel, reduced in the shader.
     LinearSampler,  ///< One bilinear sample at the shared corner of the four texels, through a
                     ///< LINEAR sampler (FidelityFX SPD's linear-sampler load). Applies to the tiles
@@ -69,7 +70,8 @@ enum class Fetch {
                     ///< pass, with the quad path taken, and a sampled format (the image's, or a
                     ///< SourceImage's) that the FP16 path can hold (FormatInfo::fp16Capable: 8-bit, 16-bit
                     ///< float and B10G11R11 formats; filter weights are only as fine as
-                    ///< subTexelPrecisionBits) and that has
+                    ///< subTexelPrecisionBits), not sRGB (filtered sRGB decoding is not exact on
+                    ///< every GPU), and that has
                     ///< VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT: elsewhere generateMips
                     ///< returns an error naming the rule
                     ///< (VK_ERROR_FEATURE_NOT_PRESENT; VK_ERROR_FORMAT_NOT_SUPPORTED for the format
