@@ -27,9 +27,10 @@ int main() {
     static const char* const kReductions[] = {"average", "min", "max", "minmax"};
     for (uint32_t reduction = 0; reduction < VKSPD_REDUCTION_CUSTOM; ++reduction)
     for (int fp16 = 0; fp16 < 2; ++fp16)
-        for (int quad = 0; quad < 2; ++quad) {
+        for (int quad = 0; quad < 2; ++quad)
+        for (int half = 0; half < 1 + fp16; ++half) {  // FP16: also the flavour of 16-bit float formats
             VkPipeline pipeline = VK_NULL_HANDLE;
-            if (!vkspd::getComputePipeline(context, reduction, fp16 != 0, quad != 0, nullptr, &pipeline).ok())
+            if (!vkspd::getComputePipeline(context, reduction, fp16 != 0, quad != 0, nullptr, &pipeline, half != 0).ok())
                 continue;  // a variant this device cannot run
             VkPipelineInfoKHR pinfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
             pinfo.pipeline = pipeline;
@@ -43,7 +44,8 @@ int main() {
                 getStats(g.device, &ei, &sc, nullptr);
                 std::vector<VkPipelineExecutableStatisticKHR> stats(sc, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
                 getStats(g.device, &ei, &sc, stats.data());
-                std::printf("%s %s %s:", kReductions[reduction], fp16 ? "fp16" : "fp32", quad ? "quad" : "lds");
+                std::printf("%s %s %s%s:", kReductions[reduction], fp16 ? "fp16" : "fp32", quad ? "quad" : "lds",
+                            half ? " half-denormals" : "");
                 for (const auto& s : stats) {
                     std::printf(" [%s=", s.name);
                     switch (s.format) {

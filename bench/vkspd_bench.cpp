@@ -57,7 +57,8 @@ const char* kUsageText =
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f (default: all)\n"
     "  --methods LIST    comma-separated substrings: time only methods whose name holds one\n"
     "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
-    "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16)\n"
+    "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16; none: no\n"
+    "                    'cols N' methods)\n"
     "  --levels N        images get min(full chain, N + 1) levels, N below the base (where the\n"
     "                    time goes: with 6, no group runs a second stage)\n"
     "  --sampled         check sampled texels at every size (default: above 4096x4096 only)\n"
@@ -747,16 +748,25 @@ int main(int argc, char** argv) {
         vkspd::destroyContext(sc);
         closeGpu(sg);
     }
-    auto occupancyOf = [&](const Method& m) -> const vkspd::OccupancyRecord* {
+    // 16-bit float formats get the FP16 variant with half denormals preserved where the device
+    // can (a record of its own); 8-bit formats the one without.
+    auto occupancyOf = [&](const Method& m, VkFormat format) -> const vkspd::OccupancyRecord* {
         if (m.kind != Method::SinglePass) return nullptr;
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(format, &fi);
+        const bool halfMatters = fi.encoding != vkspd::ChannelEncoding::Unorm8 &&
+                                 fi.encoding != vkspd::ChannelEncoding::Snorm8 && fi.encoding != vkspd::ChannelEncoding::Srgb8;
+        bool hasHalfRecord = false;
+        for (const vkspd::OccupancyRecord& r : occupancy) hasHalfRecord = hasHalfRecord || r.halfDenormals;
         for (const vkspd::OccupancyRecord& r : occupancy)
+            if (r.halfDenormals == (r.fp16 && halfMatters && hasHalfRecord))
             if (r.fp16 == (m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16)) &&
                 r.quad == (m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad)))
                 return &r;
         return nullptr;
     };
-    auto occupancyText = [&](const Method& m) -> std::string {
-        const vkspd::OccupancyRecord* r = occupancyOf(m);
+    auto occupancyText = [&](const Method& m, VkFormat format) -> std::string {
+        const vkspd::OccupancyRecord* r = occupancyOf(m, format);
         if (!r || r->source == vkspd::OccupancySource::NotAvailable) return "n/a";
         char text[64];
         std::snprintf(text, sizeof text, "%.0f%% %ug %s%s", 100.0 * r->occupancy.occupancy, r->occupancy.groupsPerSm,
@@ -797,7 +807,7 @@ int main(int argc, char** argv) {
         sizes.push_back({w, h});
     }
     std::vector<uint32_t> columns;
-    for (const std::string& c : split(colsArg)) {
+    for (const std::string& c : split(colsArg == "none" ? std::string() : colsArg)) {
         const int n = std::atoi(c.c_str());
         if (n < 1) {
             std::fprintf(stderr, "vkspd-bench: --cols: %s is not a strip width (1 or more tiles)\n", c.c_str());
@@ -993,7 +1003,7 @@ int main(int argc, char** argv) {
                                   : it.method.kind == Method::PerLevel ? "ok (rounds per level)"
                                                                        : "ok";
         allVerified = allVerified && (it.method.kind == Method::Blit || it.verified);
-        const std::string occ = it.method.kind == Method::SinglePass ? occupancyText(it.method) : "-";
+        const std::string occ = it.method.kind == Method::SinglePass ? occupancyText(it.method, s.format) : "-";
         std::printf("%-22s %5ux%-6u %-24s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-28s %s\n", formatName(s.format).c_str(), s.width,
                     s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, occ.c_str(), check.c_str());
         csv << '"' << g.properties.deviceName << "\",\"" << driver.driverName << ' ' << driver.driverInfo << "\"," << date << ','

@@ -42,6 +42,20 @@
 #define VEC vec4
 #endif
 
+// Tuning (bench/NOTES.md, measured on an H200): steps of the stage-0 quad path whose fetches go
+// out together (4: all), the election's release by a workgroup barrier and thread 0's atomic
+// instead of a device fence, and steps of the later stages' quad path whose data-buffer loads go
+// out together (1; all four cost 5 registers, a resident group per SM and 30% at 4096^2).
+#ifndef VKSPD_FETCH_BATCH
+#define VKSPD_FETCH_BATCH 4
+#endif
+#ifndef VKSPD_LIGHT_RELEASE
+#define VKSPD_LIGHT_RELEASE 1
+#endif
+#ifndef VKSPD_KEPT_FETCH_BATCH
+#define VKSPD_KEPT_FETCH_BATCH 1
+#endif
+
 // FP16 variant: a filtered value never exceeds the largest input, so a finite value past the half
 // maximum (65504) only comes from rounding: FP32 sums of half-rounded partial sums (tile edges),
 // or an FP32 value rounded up on conversion. Such values saturate instead of becoming Inf; Inf
@@ -228,8 +242,9 @@ vec3 linearToSrgb(vec3 l) {
     return mix(12.92 * l, curve, greaterThan(l, vec3(0.0031308)));
 }
 
-void storeLevel(int level, ivec2 g, vec4 v) {
-    v = saturateHalf(v);
+// storeLevelInRange takes a value known to be within the half range (stage 0's level 1 on the
+// quad path); storeLevel saturates first.
+void storeLevelInRange(int level, ivec2 g, vec4 v) {
     // sRGB images are written through UNORM views: encode here, after filtering in linear space.
     if ((pc.flags & VKSPD_FLAG_SRGB) != 0u) v.rgb = linearToSrgb(v.rgb);
     // A switch with constant indices: dynamic indexing of storage image arrays is an optional
@@ -257,6 +272,8 @@ void storeLevel(int level, ivec2 g, vec4 v) {
     case 18: imageStore(levelImages[18], p, v); break;
     }
 }
+
+void storeLevel(int level, ivec2 g, vec4 v) { storeLevelInRange(level, g, saturateHalf(v)); }
 
 uint recordOf(ivec2 tile) {
     return pc.stage[gStage].records +
@@ -428,43 +445,95 @@ VEC quadReduce(VEC v) {
     return reduce4(v, h, w, d);
 }
 
-// Levels 1 and 2 when both are plain 2x2 averages (even extents): each thread makes four level-1
-// texels, each quad reduces them to level 2 without touching shared memory.
+// Levels 1 and 2 of a later stage when both are plain 2x2 averages (even extents): each thread
+// makes four level-1 texels from the texels the previous stage kept, each quad reduces them to
+// level 2 without touching shared memory.
 void levelsOneTwoQuad() {
-    ivec2 o0 = gTile * 64, o1 = gTile * 32, o2 = gTile * 16;
-    uvec2 s0 = levelExtent(gLevelBase), e1 = levelExtent(gLevelBase + 1),
-          e2 = levelExtent(gLevelBase + 2);
+    ivec2 o1 = gTile * 32, o2 = gTile * 16;
+    uvec2 e1 = levelExtent(gLevelBase + 1), e2 = levelExtent(gLevelBase + 2);
     ivec2 m = mortonPosition(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
-    // Uniform: the same for the whole group. Only stage 0 reads the sampled source; later stages
-    // read the kept texels from the data buffer.
-    bool linear = gStage == 0 && (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u;
-    for (int step = 0; step < 4; ++step) {
-        ivec2 p = m + ivec2(16 * (step & 1), 16 * (step >> 1));
-        ivec2 g = o1 + p;
-        VEC v = VEC(rIdentity());
-        if (all(lessThan(g, ivec2(e1)))) {
-            // Even extents: the plain 2x2 footprint, every tap inside the image and the tile.
-            ivec2 t = 2 * g;
-            if (linear) {
-                // FidelityFX SPD's linear-sampler load: the shared corner of the four texels
-                // weighs each by exactly 1/4 (sRGB is decoded before filtering).
-                v = VEC(textureLod(sourceLevel, vec3((vec2(t) + 1.0) / vec2(s0), float(gLayer)), 0.0));
-            } else {
-                v = toReal(reduce4f(fetchSource4(t), fetchSource4(t + ivec2(1, 0)), fetchSource4(t + ivec2(0, 1)),
-                                    fetchSource4(t + ivec2(1, 1))));
-            }
-            emitTexel(1, p, g, v);
+    for (int first = 0; first < 4; first += VKSPD_KEPT_FETCH_BATCH) {
+        // Even extents: the plain 2x2 footprint, every tap inside the image and the tile (clamped
+        // where the tile reaches past the level; those results are discarded).
+        VEC v[4];
+        for (int b = 0; b < VKSPD_KEPT_FETCH_BATCH; ++b) {
+            int step = first + b;
+            ivec2 t = 2 * min(o1 + m + ivec2(16 * (step & 1), 16 * (step >> 1)), ivec2(e1) - 1);
+            v[b] = toReal(reduce4f(fetchSource4(t), fetchSource4(t + ivec2(1, 0)), fetchSource4(t + ivec2(0, 1)),
+                                   fetchSource4(t + ivec2(1, 1))));
         }
-        VEC q = quadReduce(v);
-        if ((m.x & 1) == 0 && (m.y & 1) == 0) {
-            ivec2 p2 = p >> 1;
-            ivec2 g2 = o2 + p2;
-            bool inside = all(lessThan(g2, ivec2(e2)));
-            ldsB[(p2.y + 1) * 17 + p2.x + 1] = inside ? q : VEC(rIdentity());
-            if (inside) emitTexel(2, p2, g2, q);
+        for (int b = 0; b < VKSPD_KEPT_FETCH_BATCH; ++b) {
+            int step = first + b;
+            ivec2 p = m + ivec2(16 * (step & 1), 16 * (step >> 1));
+            ivec2 g = o1 + p;
+            bool inside = all(lessThan(g, ivec2(e1)));
+            VEC r = inside ? v[b] : VEC(rIdentity());
+            if (inside) emitTexel(1, p, g, r);
+            VEC q = quadReduce(r);
+            if ((m.x & 1) == 0 && (m.y & 1) == 0) {
+                ivec2 p2 = p >> 1;
+                ivec2 g2 = o2 + p2;
+                bool inside2 = all(lessThan(g2, ivec2(e2)));
+                ldsB[(p2.y + 1) * 17 + p2.x + 1] = inside2 ? q : VEC(rIdentity());
+                if (inside2) emitTexel(2, p2, g2, q);
+            }
         }
     }
     // No level below 3 depends on a neighbour here, so the extra row and column hold nothing.
+    if (gTid < 17) {
+        ldsB[gTid] = VEC(rIdentity());
+        ldsB[gTid * 17] = VEC(rIdentity());
+    }
+    barrier();
+}
+
+// Stage 0 of the quad path: levels 1 and 2 are plain 2x2 reductions of the dispatch's source, so
+// every texel of them is final (no partial sums, no kept texels) and goes straight to its image.
+// The fetches of VKSPD_FETCH_BATCH steps are issued before the first store of those steps: a
+// texel fetch cannot move past an image store the compiler must assume may alias it, and with
+// one step's four fetches in flight per thread the dispatch was bound by memory latency
+// (bench/NOTES.md). Tiles that reach past the image fetch clamped coordinates and discard them.
+void levelsOneTwoQuadSource() {
+    ivec2 o1 = gTile * 32, o2 = gTile * 16;
+    uvec2 s0 = levelExtent(0), e1 = levelExtent(1), e2 = levelExtent(2);
+    ivec2 m = mortonPosition(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
+    bool linear = (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u;
+    vec2 texelSize = 1.0 / vec2(s0);
+    for (int first = 0; first < 4; first += VKSPD_FETCH_BATCH) {
+        vec4 v[VKSPD_FETCH_BATCH];
+        for (int b = 0; b < VKSPD_FETCH_BATCH; ++b) {
+            int step = first + b;
+            ivec2 t = 2 * min(o1 + m + ivec2(16 * (step & 1), 16 * (step >> 1)), ivec2(e1) - 1);
+            if (linear) {
+                // FidelityFX SPD's linear-sampler load: the shared corner of the four texels
+                // weighs each by exactly 1/4.
+                // (A product with the reciprocal is within an ulp of the corner; the sampler
+                // keeps subTexelPrecisionBits of it, so the weights stay exactly 1/2.)
+                v[b] = textureLod(sourceLevel, vec3((vec2(t) + 1.0) * texelSize, float(gLayer)), 0.0);
+            } else {
+                v[b] = reduce4f(sourceTexel(t), sourceTexel(t + ivec2(1, 0)), sourceTexel(t + ivec2(0, 1)),
+                                sourceTexel(t + ivec2(1, 1)));
+            }
+        }
+        for (int b = 0; b < VKSPD_FETCH_BATCH; ++b) {
+            int step = first + b;
+            ivec2 p = m + ivec2(16 * (step & 1), 16 * (step >> 1));
+            ivec2 g = o1 + p;
+            bool inside = all(lessThan(g, ivec2(e1)));
+            // No saturation: the FP16 path only reads formats whose values (and so their means)
+            // are within the half range (FormatInfo::fp16Capable), Inf and NaN pass unchanged.
+            VEC r = inside ? VEC(v[b]) : VEC(rIdentity());
+            if (inside) storeLevelInRange(1, g, vec4(r));
+            VEC q = quadReduce(r);
+            if ((m.x & 1) == 0 && (m.y & 1) == 0) {
+                ivec2 p2 = p >> 1;
+                ivec2 g2 = o2 + p2;
+                bool inside2 = all(lessThan(g2, ivec2(e2)));
+                ldsB[(p2.y + 1) * 17 + p2.x + 1] = inside2 ? q : VEC(rIdentity());
+                if (inside2) storeLevel(2, g2, vec4(q));
+            }
+        }
+    }
     if (gTid < 17) {
         ldsB[gTid] = VEC(rIdentity());
         ldsB[gTid * 17] = VEC(rIdentity());
@@ -486,7 +555,9 @@ bool quadLevelsOneTwo() {
 // Every level of one tile of the current stage, `levels` of them (1..6).
 void processTile(int levels) {
 #if VKSPD_QUAD
-    if (levels >= 2 && (gStage == 0 ? (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u : quadLevelsOneTwo())) {
+    if (levels >= 2 && gStage == 0 && (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u) {
+        levelsOneTwoQuadSource();
+    } else if (levels >= 2 && gStage > 0 && quadLevelsOneTwo()) {
         levelsOneTwoQuad();
     } else {
         levelsOneTwoShared(levels);
@@ -659,7 +730,16 @@ void runStage(int stage, ivec2 tile) {
     // The tiles whose level-6 texel this group made final (itself, and the ones it finished an
     // edge or corner for) count towards the 64x64 block of the next stage that holds them; the
     // arrival that completes a block elects this group to run the next stage on it.
+    // The kept texels are the only writes the next stage reads, and they are coherent stores
+    // (available at device scope when made): a workgroup barrier orders them before thread 0's
+    // releasing atomic, so the other warps skip a device-scope fence that would wait for all
+    // their image stores (bench/NOTES.md).
+#if VKSPD_LIGHT_RELEASE
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
+#else
     deviceBarrier();
+#endif
     if (gTid == 0) {
         uvec2 kept = levelExtent(gLevelBase + VKSPD_TILE_LEVELS);
         uint nextTilesX = pc.stage[stage + 1].tilesX;

@@ -155,7 +155,8 @@ uint32_t reductionIndex(Reduction r) {
 }
 
 // Reads the driver's statistics of a temporary pipeline of the variant into `record`.
-Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, OccupancyRecord* record) {
+Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool halfDenormals,
+                            OccupancyRecord* record) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutablePropertiesKHR"));
     auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -165,7 +166,7 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
     const SpirvBlob blob = embeddedSpirv(reduction, fp16, quad);
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
-                                     VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR);
+                                     VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals);
     if (!r.ok()) return r;
     VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
     pipelineInfo.pipeline = pipeline;
@@ -264,20 +265,24 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
         const SmLimits limits = deviceLimits(c, &smCount, &limitsSource);
         for (Reduction red : reductions)
             for (int fp16 = 0; fp16 < 2; ++fp16)
-                for (int quad = 0; quad < 2; ++quad) {
+                for (int quad = 0; quad < 2; ++quad)
+                for (int half = 0; half < 2; ++half) {
                     if (fp16 && !c->info.shaderFloat16Enabled) continue;
                     if (quad && !c->quadSupported) continue;
+                    // The half-denormal flavour only differs where the device preserves them.
+                    if (half && (!fp16 || !c->denormSupport.preserve16)) continue;
                     OccupancyRecord rec;
-                    rec.variant =
-                        std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") + (quad ? " quad" : " lds");
+                    rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") + (quad ? " quad" : " lds") +
+                                  (half ? " half-denormals" : "");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
                     rec.quad = quad != 0;
+                    rec.halfDenormals = half != 0;
                     rec.resources.threadsPerGroup = VKSPD_GROUP_SIZE;
                     rec.resources.subgroupSize = c->subgroupSize;
                     rec.resources.sharedMemoryPerGroup = declaredSharedBytes(rec.fp16);
                     if (info.pipelineExecutableInfoEnabled) {
-                        Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, &rec);
+                        Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, rec.halfDenormals, &rec);
                         if (!r.ok()) {
                             r.message = "queryOccupancy: " + r.message;
                             return r;

@@ -133,6 +133,11 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
         EXPECT_EQ(rec.resources.threadsPerGroup, 256u);
         EXPECT_GT(rec.resources.sharedMemoryPerGroup, 0u);
         EXPECT_FALSE(rec.limitsSource.empty());
+        // The half-denormal flavour is an FP16 variant, named as such.
+        if (rec.halfDenormals) {
+            EXPECT_TRUE(rec.fp16) << rec.variant;
+            EXPECT_NE(rec.variant.find("half-denormals"), std::string::npos) << rec.variant;
+        }
         if (h->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU) {
             EXPECT_EQ(rec.source, vkspd::OccupancySource::NotAvailable);
         }

@@ -85,6 +85,11 @@ struct OccupancyRecord {
     Reduction reduction = Reduction::Average;  ///< The variant's reduction.
     bool fp16 = false;                 ///< The FP16 variant.
     bool quad = false;                 ///< The quad subgroup variant.
+    /// An FP16 variant as generateMips builds it for formats with half-float denormals (16-bit
+    /// float formats, B10G11R11): with 16-bit DenormPreserve, which can cost registers. Reported
+    /// as a second FP16 record where the device preserves half denormals; false for every other
+    /// record (the flavour 8-bit formats get).
+    bool halfDenormals = false;
     OccupancySource source = OccupancySource::NotAvailable;  ///< Where the resources come from.
     PipelineResources resources;       ///< What one group uses (registers 0: unknown).
     SmLimits limits;                   ///< What one SM holds (zero members: unknown).
