@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -666,7 +667,7 @@ std::string formatName(VkFormat f) {
 }
 
 // A line plot of % of the copy floor against size, one line per method.
-void writeSvg(const std::string& path, const std::string& title, const std::vector<std::string>& sizes,
+bool writeSvg(const std::string& path, const std::string& title, const std::vector<std::string>& sizes,
               const std::vector<std::pair<std::string, std::vector<double>>>& lines) {
     const int w = 900, h = 460, left = 60, right = 200, top = 40, bottom = 70;
     const char* colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
@@ -693,6 +694,8 @@ void writeSvg(const std::string& path, const std::string& title, const std::vect
         f << "<text x='" << w - right + 46 << "' y='" << top + 18 * m + 10 << "'>" << lines[m].first << "</text>\n";
     }
     f << "</svg>\n";
+    f.close();
+    return bool(f);
 }
 
 }  // namespace
@@ -730,6 +733,16 @@ int main(int argc, char** argv) {
         else if (a == "--no-denorm-preserve") skipDenormPreserve = true;
         else {
             std::fprintf(stderr, "vkspd-bench: unknown option %s (see --help)\n", a.c_str());
+            return 2;
+        }
+    }
+
+    // The output folder is made (or refused) before anything runs.
+    if (!outDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(outDir, ec);
+        if (ec) {
+            std::fprintf(stderr, "vkspd-bench: --out %s: cannot create the folder: %s\n", outDir.c_str(), ec.message().c_str());
             return 2;
         }
     }
@@ -1019,8 +1032,13 @@ int main(int argc, char** argv) {
     }
     json << "\n  ]\n}\n";
     if (!outDir.empty()) {
-        std::ofstream(outDir + "/bench.csv") << csv.str();
-        std::ofstream(outDir + "/bench.json") << json.str();
+        bool written = true;
+        for (auto [name, text] : {std::pair<const char*, std::string>{"/bench.csv", csv.str()}, {"/bench.json", json.str()}}) {
+            std::ofstream f(outDir + name);
+            f << text;
+            f.close();
+            written = written && bool(f);
+        }
         for (VkFormat f : formats) {
             std::vector<std::string> sizeNames;
             for (auto [w, h] : sizes) sizeNames.push_back(std::to_string(w) + "x" + std::to_string(h));
@@ -1035,8 +1053,12 @@ int main(int argc, char** argv) {
                 }
                 line->second.push_back(100.0 * subjects[it.subject].floorBytes / (median(it.us) * 1e-6) * 1e-9 / copyGBs);
             }
-            writeSvg(outDir + "/bench-" + formatName(f) + ".svg",
+            written = written && writeSvg(outDir + "/bench-" + formatName(f) + ".svg",
                      formatName(f) + " on " + g.properties.deviceName + ": % of the copy floor (median)", sizeNames, lines);
+        }
+        if (!written) {
+            std::fprintf(stderr, "vkspd-bench: could not write every file under %s\n", outDir.c_str());
+            return 1;
         }
         std::printf("\nwrote %s/bench.csv, bench.json and bench-<format>.svg\n", outDir.c_str());
     }
