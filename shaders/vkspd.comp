@@ -677,19 +677,24 @@ void finishEdges() {
     bool xAny = depX(K), yAny = depY(K);
     ivec2 t = gTile;
     bool left = t.x > 0, up = t.y > 0;
-    if (gTid == 0) {
-        uint mask = 0u;
-        if (xAny && gHasRight && arrive(edgeCounterOf(t, 0), 1u, 2u)) mask |= 1u;
-        if (xAny && left && arrive(edgeCounterOf(t - ivec2(1, 0), 0), 1u, 2u)) mask |= 2u;
-        if (yAny && gHasBelow && arrive(edgeCounterOf(t, 1), 1u, 2u)) mask |= 4u;
-        if (yAny && up && arrive(edgeCounterOf(t - ivec2(0, 1), 1), 1u, 2u)) mask |= 8u;
-        if (xAny && yAny) {
-            if (gHasRight && gHasBelow && arrive(edgeCounterOf(t, 2), 1u, 4u)) mask |= 16u;
-            if (left && gHasBelow && arrive(edgeCounterOf(t - ivec2(1, 0), 2), 1u, 4u)) mask |= 32u;
-            if (up && gHasRight && arrive(edgeCounterOf(t - ivec2(0, 1), 2), 1u, 4u)) mask |= 64u;
-            if (left && up && arrive(edgeCounterOf(t - ivec2(1, 1), 2), 1u, 4u)) mask |= 128u;
+    // Threads 0..7 arrive at one counter each, in parallel: one after the other in thread 0, the
+    // eight device-scope round trips lengthened every group's life at odd sizes (bench/NOTES.md).
+    // (sFinalize was cleared at the start of the stage.)
+    if (gTid < 8) {
+        bool corner = gTid >= 4;
+        ivec2 shift = corner ? ivec2(gTid & 1, (gTid >> 1) & 1) : ivec2(gTid == 1 ? 1 : 0, gTid == 3 ? 1 : 0);
+        bool wanted;
+        if (corner) {
+            // Bottom-right corners of T, T-(1,0), T-(0,1), T-(1,1): four tiles meet at each.
+            wanted = xAny && yAny && (shift.x == 1 ? left : gHasRight) && (shift.y == 1 ? up : gHasBelow);
+        } else if (gTid < 2) {
+            wanted = xAny && (gTid == 1 ? left : gHasRight);    // right edges of T, T-(1,0)
+        } else {
+            wanted = yAny && (gTid == 3 ? up : gHasBelow);      // bottom edges of T, T-(0,1)
         }
-        sFinalize = mask;
+        int which = corner ? 2 : gTid >> 1;
+        if (wanted && arrive(edgeCounterOf(t - shift, which), 1u, corner ? 4u : 2u))
+            atomicOr(sFinalize, 1u << uint(gTid));
     }
     deviceBarrier();
     uint mask = sFinalize;
@@ -718,6 +723,7 @@ void runStage(int stage, ivec2 tile) {
     gHasRight = tile.x + 1 < int(pc.stage[stage].tilesX);
     gHasBelow = tile.y + 1 < int(pc.stage[stage].tilesY);
     if (gTid < 4) sMipCount[gTid] = 0u;
+    if (gTid == 0) sFinalize = 0u;
     barrier();
 
     processTile(stageLevels());
