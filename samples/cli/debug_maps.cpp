@@ -194,13 +194,13 @@ std::string occupancyTable(const std::vector<vkspd::OccupancyRecord>& records, c
     if (!records.empty() && records.front().smCount) out += " (" + std::to_string(records.front().smCount) + " SMs)";
     out += "\n";
     char line[256];
-    std::snprintf(line, sizeof line, "%-20s %-13s %9s %12s %9s %10s %10s %10s  %s\n", "variant", "source",
+    std::snprintf(line, sizeof line, "%-32s %-13s %9s %12s %9s %10s %10s %10s  %s\n", "variant", "source",
                   "regs/thr", "shared B/grp", "subgroup", "groups/SM", "warps/SM", "occupancy", "limited by");
     out += line;
     for (const vkspd::OccupancyRecord& r : records) {
         const std::string regs = r.resources.registersPerThread ? std::to_string(r.resources.registersPerThread) : "?";
         if (r.source == vkspd::OccupancySource::NotAvailable) {
-            std::snprintf(line, sizeof line, "%-20s %-13s %9s %12u %9u %10s %10s %10s  %s\n", r.variant.c_str(),
+            std::snprintf(line, sizeof line, "%-32s %-13s %9s %12u %9u %10s %10s %10s  %s\n", r.variant.c_str(),
                           sourceName(r.source), regs.c_str(), r.resources.sharedMemoryPerGroup,
                           r.resources.subgroupSize, "n/a", "n/a", "n/a", "n/a");
         } else {
@@ -208,7 +208,7 @@ std::string occupancyTable(const std::vector<vkspd::OccupancyRecord>& records, c
                 std::to_string(r.occupancy.subgroupsPerSm) + "/" + std::to_string(r.occupancy.maxSubgroupsPerSm);
             char pct[16];
             std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * r.occupancy.occupancy);
-            std::snprintf(line, sizeof line, "%-20s %-13s %9s %12u %9u %10u %10s %10s  %s\n", r.variant.c_str(),
+            std::snprintf(line, sizeof line, "%-32s %-13s %9s %12u %9u %10u %10s %10s  %s\n", r.variant.c_str(),
                           sourceName(r.source), regs.c_str(), r.resources.sharedMemoryPerGroup,
                           r.resources.subgroupSize, r.occupancy.groupsPerSm, warps.c_str(), pct,
                           vkspd::limiterName(r.occupancy.limiter));

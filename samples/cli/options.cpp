@@ -159,10 +159,11 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
             }
         } else if (name == "--fetch") {
             if (!value(&v)) return false;
-            if (v == "load") o->fetch = vkspd::Fetch::Load;
+            if (v == "auto") o->fetch = vkspd::Fetch::Auto;
+            else if (v == "load") o->fetch = vkspd::Fetch::Load;
             else if (v == "linear") o->fetch = vkspd::Fetch::LinearSampler;
             else {
-                *error = "--fetch " + v + ": expected load or linear";
+                *error = "--fetch " + v + ": expected auto, load or linear";
                 return false;
             }
         } else if (name == "--group-columns") {
@@ -286,9 +287,10 @@ std::string helpText() {
            "                     device allow it, else FP32)\n"
            "  --path quad|lds    quad subgroup operations or shared memory only (default: quad\n"
            "                     where the device supports it)\n"
-           "  --fetch F          load (default) or linear: where level 1 is a plain 2x2 average,\n"
-           "                     four texel loads or one linear-sampler fetch (avg reduction and\n"
-           "                     quad path only); the same output\n"
+           "  --fetch F          auto, load or linear: where level 1 is a plain 2x2 average,\n"
+           "                     four texel loads or one linear-sampler fetch (avg reduction,\n"
+           "                     quad path, not sRGB); the same output. Default auto: linear on\n"
+           "                     NVIDIA where allowed (measured faster there), else load\n"
            "  --group-columns N  group-ID tiling: groups walk strips N tiles wide (default 0: off;\n"
            "                     the same output)\n"
            "  --device N|NAME    device by index or by part of its name (default: the first\n"
