@@ -43,14 +43,11 @@
 #endif
 
 // Tuning (bench/NOTES.md, measured on an H200): steps of the stage-0 quad path whose fetches go
-// out together (4: all), the election's release by a workgroup barrier and thread 0's atomic
-// instead of a device fence, and steps of the later stages' quad path whose data-buffer loads go
-// out together (1; all four cost 5 registers, a resident group per SM and 30% at 4096^2).
+// out together (4: all), and steps of the later stages' quad path whose data-buffer loads go out
+// together (1; all four: FP16 quad half-denormal flavour 59 -> 64 registers, 4096^2 RGBA8
+// 74.7 -> 98.8 us).
 #ifndef VKSPD_FETCH_BATCH
 #define VKSPD_FETCH_BATCH 4
-#endif
-#ifndef VKSPD_LIGHT_RELEASE
-#define VKSPD_LIGHT_RELEASE 1
 #endif
 #ifndef VKSPD_KEPT_FETCH_BATCH
 #define VKSPD_KEPT_FETCH_BATCH 1
@@ -740,12 +737,8 @@ void runStage(int stage, ivec2 tile) {
     // (available at device scope when made): a workgroup barrier orders them before thread 0's
     // releasing atomic, so the other warps skip a device-scope fence that would wait for all
     // their image stores (bench/NOTES.md).
-#if VKSPD_LIGHT_RELEASE
     controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
                    gl_SemanticsAcquireRelease);
-#else
-    deviceBarrier();
-#endif
     if (gTid == 0) {
         uvec2 kept = levelExtent(gLevelBase + VKSPD_TILE_LEVELS);
         uint nextTilesX = pc.stage[stage + 1].tilesX;
