@@ -10,6 +10,7 @@
 #include <vkspd/vkspd.hpp>
 
 #include "../samples/common/gpu.hpp"
+#include "../src/context.hpp"  // halfDenormalsMatter: which FP16 flavour a format gets
 
 #include <algorithm>
 #include <chrono>
@@ -767,15 +768,13 @@ int main(int argc, char** argv) {
         if (m.kind != Method::SinglePass) return nullptr;
         vkspd::FormatInfo fi;
         vkspd::getFormatInfo(format, &fi);
-        const bool halfMatters = fi.encoding != vkspd::ChannelEncoding::Unorm8 &&
-                                 fi.encoding != vkspd::ChannelEncoding::Snorm8 && fi.encoding != vkspd::ChannelEncoding::Srgb8;
+        const bool fp16 = m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16);
+        const bool quad = m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad);
         bool hasHalfRecord = false;
         for (const vkspd::OccupancyRecord& r : occupancy) hasHalfRecord = hasHalfRecord || r.halfDenormals;
+        const bool half = fp16 && hasHalfRecord && vkspd::halfDenormalsMatter(fi);  // the library's rule
         for (const vkspd::OccupancyRecord& r : occupancy)
-            if (r.halfDenormals == (r.fp16 && halfMatters && hasHalfRecord))
-            if (r.fp16 == (m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16)) &&
-                r.quad == (m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad)))
-                return &r;
+            if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half) return &r;
         return nullptr;
     };
     auto occupancyText = [&](const Method& m, VkFormat format) -> std::string {

@@ -123,6 +123,10 @@ struct vkspd::ContextT {
 
 namespace vkspd {
 
+// PCI vendor IDs (VkPhysicalDeviceProperties::vendorID) the library tunes or reports for.
+constexpr uint32_t kVendorNvidia = 0x10DE;
+constexpr uint32_t kVendorAmd = 0x1002;
+
 // Runs `body` (returning Result) and turns any exception into an error Result: no exception
 // leaves the API. The message is short enough not to allocate.
 template <typename Body>

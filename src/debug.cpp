@@ -59,7 +59,7 @@ SmLimits deviceLimits(Context c, uint32_t* smCount, std::string* source) {
         return l;
     }
     const std::string name = lower(p.deviceName);
-    if (p.vendorID == 0x10DE) {
+    if (p.vendorID == kVendorNvidia) {
         uint32_t warpsPerSm = 0;
         if (hasExtension(c, VK_NV_SHADER_SM_BUILTINS_EXTENSION_NAME)) {
             VkPhysicalDeviceShaderSMBuiltinsPropertiesNV sm{
@@ -109,7 +109,7 @@ SmLimits deviceLimits(Context c, uint32_t* smCount, std::string* source) {
         }
         return l;
     }
-    if (p.vendorID == 0x1002 && hasExtension(c, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
+    if (p.vendorID == kVendorAmd && hasExtension(c, VK_AMD_SHADER_CORE_PROPERTIES_EXTENSION_NAME)) {
         VkPhysicalDeviceShaderCorePropertiesAMD core{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_CORE_PROPERTIES_AMD};
         VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
         p2.pNext = &core;

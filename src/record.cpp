@@ -98,7 +98,7 @@ Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
     req->linearFetch = false;
     if (info.fetch == Fetch::Load) return {};
     if (info.fetch == Fetch::Auto) {
-        req->linearFetch = c->properties.vendorID == 0x10DE && linearFetchAllowed(c, info, req).ok();
+        req->linearFetch = c->properties.vendorID == kVendorNvidia && linearFetchAllowed(c, info, req).ok();
         return {};
     }
     Result r = linearFetchAllowed(c, info, req);
