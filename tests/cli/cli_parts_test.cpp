@@ -297,6 +297,12 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     Options d;
     ASSERT_TRUE(parse({"--device", "1"}, &d, &why));
     EXPECT_EQ(d.device.index, 1);
+    EXPECT_EQ(d.fetch, vkspd::Fetch::Auto);  // the default: the library's pick
+    Options load, autoFetch;
+    ASSERT_TRUE(parse({"--fetch", "load"}, &load, &why)) << why;
+    EXPECT_EQ(load.fetch, vkspd::Fetch::Load);
+    ASSERT_TRUE(parse({"--fetch", "linear", "--fetch", "auto"}, &autoFetch, &why)) << why;
+    EXPECT_EQ(autoFetch.fetch, vkspd::Fetch::Auto);
     for (std::vector<const char*> bad : {std::vector<const char*>{"--format", "rgb5"}, {"--bench", "x"}, {"--device"},
                                          {"--verify=yes"}, {"--srgb", "--linear"}, {"--random", "0x4"}, {"-x"},
                                          {"--fetch", "bilinear"}, {"--group-columns", "-1"}}) {
