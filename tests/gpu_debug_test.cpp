@@ -129,6 +129,15 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
     vkspd::Result r = vkspd::queryOccupancy(h->context, q, &records);
     ASSERT_TRUE(r.ok()) << r.message;
     ASSERT_FALSE(records.empty());
+    // Each FP16 variant has a half-denormal twin exactly where the device preserves 16-bit
+    // denormals (the harness's context does not skip DenormPreserve).
+    VkPhysicalDeviceFloatControlsProperties fc{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &fc;
+    vkGetPhysicalDeviceProperties2(h->physicalDevice, &p2);
+    size_t plainFp16 = 0, halfFp16 = 0;
+    for (const vkspd::OccupancyRecord& rec : records) (rec.halfDenormals ? halfFp16 : plainFp16) += rec.fp16 ? 1 : 0;
+    EXPECT_EQ(halfFp16, fc.shaderDenormPreserveFloat16 ? plainFp16 : 0u);
     for (const vkspd::OccupancyRecord& rec : records) {
         EXPECT_EQ(rec.resources.threadsPerGroup, 256u);
         EXPECT_GT(rec.resources.sharedMemoryPerGroup, 0u);
