@@ -442,6 +442,14 @@ VEC quadReduce(VEC v) {
     return reduce4(v, h, w, d);
 }
 
+// The same with the sum in FP32, rounded once (as the shared-memory levels are).
+VEC quadReduceF(VEC v) {
+    VEC h = unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
+    VEC w = unpackValue(subgroupQuadSwapVertical(packValue(v)));
+    VEC d = unpackValue(subgroupQuadSwapDiagonal(packValue(v)));
+    return toReal(reduce4f(vec4(v), vec4(h), vec4(w), vec4(d)));
+}
+
 // Levels 1 and 2 of a later stage when both are plain 2x2 averages (even extents): each thread
 // makes four level-1 texels from the texels the previous stage kept, each quad reduces them to
 // level 2 without touching shared memory.
@@ -539,6 +547,71 @@ void levelsOneTwoQuadSource() {
 }
 #endif
 
+#if VKSPD_QUAD
+void arriveAtBlock(ivec2 finished, uint count);  // below, with the other election code
+
+// Whether levels 3..`levels` of this stage are plain 2x2 reductions that no neighbouring tile
+// shares: no partial sums at tile edges and every level above them even on both axes.
+bool plainTail(int levels) {
+    if (pc.stage[gStage].depMask != 0u) return false;
+    for (int k = 3; k <= levels; ++k) {
+        uvec2 s = levelExtent(gLevelBase + k - 1);
+        if (((s.x | s.y) & 1u) != 0u) return false;
+    }
+    return true;
+}
+
+// Levels 3..`levels` (at most 6) of a plain tail, with level 2 in ldsB (after the barrier that
+// wrote it): two workgroup barriers instead of one per level. Level 3 is made by 64 threads in
+// Morton order, so each quad reduces it to a level-4 texel; level 5 by 16 threads the same way
+// from level 4 in shared memory; level 6 by thread 0. In a stage with a next one, thread 0 keeps
+// the level-6 texel and arrives at the election itself: its release covers the only write the
+// next stage reads, so no workgroup barrier comes before it.
+void levelsThreeToSixPlain(int levels) {
+    uint index = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    // Every thread takes part in the quad operations; only the first 64 (16) store.
+    ivec2 m = mortonPosition(index & 63u);
+    bool leader = (m.x & 1) == 0 && (m.y & 1) == 0;
+    {
+        int i = (2 * m.y + 1) * 17 + 2 * m.x + 1, j = i + 17;
+        VEC v = toReal(reduce4f(vec4(ldsB[i]), vec4(ldsB[i + 1]), vec4(ldsB[j]), vec4(ldsB[j + 1])));
+        ivec2 g3 = gTile * 8 + m;
+        if (index < 64u && all(lessThan(g3, ivec2(levelExtent(gLevelBase + 3))))) storeLevel(gLevelBase + 3, g3, vec4(v));
+        if (levels < 4) return;
+        VEC q = quadReduceF(v);
+        ivec2 p4 = m >> 1, g4 = gTile * 4 + p4;
+        if (index < 64u && leader) {
+            if (all(lessThan(g4, ivec2(levelExtent(gLevelBase + 4))))) storeLevel(gLevelBase + 4, g4, vec4(q));
+            ldsA[p4.y * 4 + p4.x] = q;
+        }
+    }
+    if (levels < 5) return;
+    barrier();
+    {
+        ivec2 m5 = mortonPosition(index & 15u);
+        VEC q = quadReduceF(ldsA[m5.y * 4 + m5.x]);
+        ivec2 p5 = m5 >> 1, g5 = gTile * 2 + p5;
+        if (index < 16u && (index & 3u) == 0u) {
+            if (all(lessThan(g5, ivec2(levelExtent(gLevelBase + 5))))) storeLevel(gLevelBase + 5, g5, vec4(q));
+            ldsB[p5.y * 2 + p5.x] = q;
+        }
+    }
+    if (levels < 6) return;
+    barrier();
+    if (gTid == 0) {
+        VEC v = toReal(reduce4f(vec4(ldsB[0]), vec4(ldsB[1]), vec4(ldsB[2]), vec4(ldsB[3])));
+        ivec2 g6 = gTile;
+        if (all(lessThan(g6, ivec2(levelExtent(gLevelBase + 6))))) {
+            storeLevel(gLevelBase + 6, g6, vec4(v));
+            if (!isLastStage()) {
+                storeData(pc.stage[gStage].kept + uint(g6.y) * levelExtent(gLevelBase + 6).x + uint(g6.x), vec4(v));
+                arriveAtBlock(gTile, 1u);
+            }
+        }
+    }
+}
+#endif
+
 // Later stages take the quad path on the same rule as the planner's VKSPD_FLAG_QUAD_LEVELS_1_2
 // for stage 0: the stage's source and its level 1 are even on both axes (levels 1 and 2 are
 // plain 2x2 reductions, so no texel of them depends on a neighbouring tile). Their source is the
@@ -549,15 +622,22 @@ bool quadLevelsOneTwo() {
     return ((s0.x | s0.y | s1.x | s1.y) & 1u) == 0u;
 }
 
-// Every level of one tile of the current stage, `levels` of them (1..6).
-void processTile(int levels) {
+// Every level of one tile of the current stage, `levels` of them (1..6). True when the group
+// arrived at its election on the way (the plain tail of a stage with a next one).
+bool processTile(int levels) {
 #if VKSPD_QUAD
+    bool quad = true;
     if (levels >= 2 && gStage == 0 && (pc.flags & VKSPD_FLAG_QUAD_LEVELS_1_2) != 0u) {
         levelsOneTwoQuadSource();
     } else if (levels >= 2 && gStage > 0 && quadLevelsOneTwo()) {
         levelsOneTwoQuad();
     } else {
         levelsOneTwoShared(levels);
+        quad = false;
+    }
+    if (quad && levels >= 3 && plainTail(levels)) {
+        levelsThreeToSixPlain(levels);
+        return levels == VKSPD_TILE_LEVELS && !isLastStage();
     }
 #else
     levelsOneTwoShared(levels);
@@ -592,6 +672,7 @@ void processTile(int levels) {
         }
         barrier();
     }
+    return false;
 }
 
 // --- Finishing tile edges (odd sizes) --------------------------------------------------------
@@ -654,6 +735,21 @@ bool arrive(uint counter, uint amount, uint target) {
     atomicStore(counters[counter], 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                 gl_SemanticsRelaxed);
     return true;
+}
+
+// Counts `count` final texels of the stage's last level towards the next-stage block that holds
+// `finished`; the arrival that completes the block appends it to this group's elected list.
+void arriveAtBlock(ivec2 finished, uint count) {
+    uvec2 kept = levelExtent(gLevelBase + VKSPD_TILE_LEVELS);
+    ivec2 block = finished / VKSPD_TILE;
+    uvec2 inside = min(uvec2(VKSPD_TILE), kept - uvec2(block) * uint(VKSPD_TILE));
+    uint counter = gCounterBase + pc.stage[gStage].electCounters +
+                   uint(block.y) * pc.stage[gStage + 1].tilesX + uint(block.x);
+    if (arrive(counter, count, inside.x * inside.y)) {
+        uint list = uint(gStage + 1) & 1u;
+        sElected[list][sElectedCount[list]] = block;
+        sElectedCount[list] += 1u;
+    }
 }
 
 // Joins the workgroup and orders buffer and image accesses at device scope around it: each
@@ -723,7 +819,7 @@ void runStage(int stage, ivec2 tile) {
     if (gTid == 0) sFinalize = 0u;
     barrier();
 
-    processTile(stageLevels());
+    bool arrivedInTail = processTile(stageLevels());
     if (pc.stage[stage].depMask != 0u) {
         deviceBarrier();
         finishEdges();
@@ -737,23 +833,14 @@ void runStage(int stage, ivec2 tile) {
     // (available at device scope when made): a workgroup barrier orders them before thread 0's
     // releasing atomic, so the other warps skip a device-scope fence that would wait for all
     // their image stores (bench/NOTES.md).
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
-                   gl_SemanticsAcquireRelease);
-    if (gTid == 0) {
-        uvec2 kept = levelExtent(gLevelBase + VKSPD_TILE_LEVELS);
-        uint nextTilesX = pc.stage[stage + 1].tilesX;
-        for (int w = 0; w < 4; ++w) {
-            uint count = sMipCount[w];
-            if (count == 0u) continue;
-            ivec2 finished = tile - ivec2(w & 1, w >> 1);
-            ivec2 block = finished / VKSPD_TILE;
-            uvec2 inside = min(uvec2(VKSPD_TILE), kept - uvec2(block) * uint(VKSPD_TILE));
-            uint counter = gCounterBase + pc.stage[stage].electCounters +
-                           uint(block.y) * nextTilesX + uint(block.x);
-            if (arrive(counter, count, inside.x * inside.y)) {
-                uint list = uint(stage + 1) & 1u;
-                sElected[list][sElectedCount[list]] = block;
-                sElectedCount[list] += 1u;
+    // A plain tail has arrived already, from the thread that made the kept texel.
+    if (!arrivedInTail) {
+        controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                       gl_SemanticsAcquireRelease);
+        if (gTid == 0) {
+            for (int w = 0; w < 4; ++w) {
+                uint count = sMipCount[w];
+                if (count != 0u) arriveAtBlock(tile - ivec2(w & 1, w >> 1), count);
             }
         }
     }
