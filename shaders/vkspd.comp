@@ -42,12 +42,13 @@
 #define VEC vec4
 #endif
 
-// Tuning (bench/NOTES.md, measured on an H200): steps of the stage-0 quad path whose fetches go
-// out together (4: all), and steps of the later stages' quad path whose data-buffer loads go out
-// together (1; all four: FP16 quad half-denormal flavour 59 -> 64 registers, 4096^2 RGBA8
-// 74.7 -> 98.8 us).
+// Tuning (bench/NOTES.md): steps of the stage-0 quad path whose fetches go out together (2; on an
+// H100 with the plain tail, all four measured the same for RGBA8 and 1-3.5% slower for RGBA16F;
+// one at a time was latency-bound), and steps of the later stages' quad path whose data-buffer
+// loads go out together (1; two or four: FP16 quad 48 -> 64 registers, 4096^2 RGBA8 +7%, on an
+// H200 before the plain tail +32%).
 #ifndef VKSPD_FETCH_BATCH
-#define VKSPD_FETCH_BATCH 4
+#define VKSPD_FETCH_BATCH 2
 #endif
 #ifndef VKSPD_KEPT_FETCH_BATCH
 #define VKSPD_KEPT_FETCH_BATCH 1
