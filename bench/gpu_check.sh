@@ -1,26 +1,73 @@
 #!/bin/sh
-# Correctness (and warm-cache timings) on a real GPU, from binaries built here and carried over.
-# Usage on the device machine, from the repository root:
-#   sh bench/gpu_check.sh BIN_DIR OUT_DIR
-# BIN_DIR holds vkspd_gpu_tests, vkspd_unit_tests and vkspd (the CLI; Release builds).
-BIN=${1:-.gpu}
-OUT=${2:-gpu-out}
-mkdir -p "$OUT"
+# Correctness and the benchmark on a real GPU, from a Release build made on the development machine
+# and carried over (the lent GPU machines have no Vulkan loader, validation layers or compilers).
+#
+# Usage on the device machine, from the repository root (the loader installed first, see
+# bench/results/*/README.md for how it is carried):
+#   sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]
+# BIN_DIR holds vkspd_gpu_tests, vkspd_unit_tests, vkspd (the CLI), vkspd-bench,
+# vkspd-pipeline-stats, vkspd_example_minimal and vkspd_example_engine (Release builds).
+# VALIDATION_LAYERS_DEB: Debian's vulkan-validationlayers package; with it the GPU suite and the
+# examples run under the validation layer with synchronization validation, as every test must
+# (without it they run without validation and the log says so).
+# Environment: BENCH_ARGS replaces the benchmark's arguments (default: the sizes and formats of
+# issue 6's results); STRESS_CALLS the stress test's call count (default 10000); SAMPLE_SIZES the
+# sizes the CLI verifies in full; TEST_FILTER the GPU suite's gtest filter (default: all but the
+# stress tests, which run after it without validation).
+BIN=${1:?usage: sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]}
+OUT=${2:?usage: sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]}
+DEB=${3:-}
+BIN=$(cd "$BIN" && pwd) || exit 2
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 2
+BENCH_ARGS=${BENCH_ARGS:---sizes 3840x2160,4095x4095,4096x4096,8192x8192,16384x16384 --formats rgba8,rgba16f --reps 30 --cols 4}
 {
     date -u +"date: %Y-%m-%dT%H:%M:%SZ"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+    git rev-parse HEAD 2>/dev/null | sed 's/^/checkout: /'
 } > "$OUT/gpu.txt"
 cat "$OUT/gpu.txt"
-VKSPD_TEST_NO_VALIDATION=1 "$BIN/vkspd_gpu_tests" > "$OUT/gpu_tests.log" 2>&1
-echo "gpu tests exit $?: $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/gpu_tests.log" | tr '\n' ' ')"
+
+validated=""
+if [ -n "$DEB" ]; then
+    layers=$(mktemp -d)
+    if dpkg -x "$DEB" "$layers"; then
+        validated="env VK_LAYER_PATH=$layers/usr/share/vulkan/explicit_layer.d LD_LIBRARY_PATH=$layers/usr/lib/x86_64-linux-gnu"
+    else
+        echo "could not unpack $DEB: running without validation"
+    fi
+fi
+if [ -z "$validated" ]; then
+    validated="env VKSPD_TEST_NO_VALIDATION=1"
+fi
+
+"$BIN/vkspd-pipeline-stats" > "$OUT/pipeline_stats.txt" 2>&1
+"$BIN/vkspd" --occupancy > "$OUT/occupancy.txt" 2>&1
+$validated "$BIN/vkspd_gpu_tests" "--gtest_filter=${TEST_FILTER:--*Stress*}" > "$OUT/gpu_tests.log" 2>&1
+echo "gpu tests exit $?: $(grep -E '^vkspd tests:' "$OUT/gpu_tests.log") $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/gpu_tests.log" | tr '\n' ' ')"
+VKSPD_TEST_NO_VALIDATION=1 VKSPD_STRESS_CALLS=${STRESS_CALLS:-10000} "$BIN/vkspd_gpu_tests" --gtest_filter=*Stress* > "$OUT/stress.log" 2>&1
+echo "stress exit $?: $(grep -E '^\[ stress' "$OUT/stress.log") $(grep -E '^\[  (PASSED|FAILED)  \]' "$OUT/stress.log" | tr '\n' ' ')"
+$validated "$BIN/vkspd_example_minimal" > "$OUT/example_minimal.txt" 2>&1
+echo "example minimal exit $?"
+$validated "$BIN/vkspd_example_engine" > "$OUT/example_engine.txt" 2>&1
+echo "example engine exit $?"
 "$BIN/vkspd_unit_tests" > "$OUT/unit_tests.log" 2>&1
-echo "unit tests exit $?"
-# Every level of large chains against the CPU reference, then warm timings of each variant.
-for size in 8192x8192 16384x16384 20000x20000 32768x1024 4096x4096 4095x4095 3840x2160 1920x1080; do
+echo "unit tests exit $?: $(grep -E '^\[  (PASSED|FAILED|SKIPPED)  \]' "$OUT/unit_tests.log" | tr '\n' ' ')"
+
+# Every level of large chains against the CPU reference through the CLI (the benchmark checks
+# sampled texels above 4096x4096), with the CLI's warm timings. SAMPLE_SIZES replaces the sizes.
+for size in ${SAMPLE_SIZES:-8192x8192 16384x16384 20000x20000 32768x1024 4096x4096 4095x4095 3840x2160 1920x1080}; do
     for opt in "" "--fp32" "--path lds"; do
         echo "== $size $opt"
+        # shellcheck disable=SC2086
         "$BIN/vkspd" --random "$size" --linear --no-write --verify --bench 30 $opt 2>&1 |
             grep -E "groups|reference|bench|error|OUT OF"
     done
 done > "$OUT/samples.txt" 2>&1
-grep -E "^==|reference|bench" "$OUT/samples.txt"
+grep -E "^==|reference|error" "$OUT/samples.txt"
+
+# The benchmark (no validation: timings), from OUT so its --out folder lands there.
+echo "vkspd-bench $BENCH_ARGS --out bench" > "$OUT/command.txt"
+# shellcheck disable=SC2086
+(cd "$OUT" && "$BIN/vkspd-bench" $BENCH_ARGS --out bench > bench.txt 2>&1)
+echo "bench exit $?"
+grep -E "floor|vkspd default|VERIFY" "$OUT/bench.txt"

@@ -19,9 +19,16 @@ std::string readFile(const char* path) {
     return s.str();
 }
 
+// A file of the source tree: at the path the build was configured with, else relative to the
+// working directory (a build carried to another machine and run from a checkout's root).
+std::string readSourceFile(const char* configured, const char* relative) {
+    std::string text = readFile(configured);
+    return text.empty() ? readFile(relative) : text;
+}
+
 // The example's lines between the markers, each stripped of its first 4 spaces of indentation.
 std::vector<std::string> exampleBlocks() {
-    std::istringstream in(readFile(VKSPD_README_EXAMPLE));
+    std::istringstream in(readSourceFile(VKSPD_README_EXAMPLE, "tests/readme_example.cpp"));
     std::vector<std::string> blocks;
     std::string line, block;
     bool inside = false;
@@ -42,8 +49,8 @@ std::vector<std::string> exampleBlocks() {
 }  // namespace
 
 TEST(Readme, IntegrationExampleIsVerbatimInReadme) {
-    const std::string readme = readFile(VKSPD_README);
-    ASSERT_FALSE(readme.empty()) << VKSPD_README;
+    const std::string readme = readSourceFile(VKSPD_README, "README.md");
+    ASSERT_FALSE(readme.empty()) << VKSPD_README << " (nor README.md in the working directory)";
     auto blocks = exampleBlocks();
     ASSERT_EQ(blocks.size(), 2u);
     size_t lines = 0;
