@@ -104,7 +104,11 @@ INSTANTIATE_TEST_SUITE_P(AwkwardSizes, SizeTest,
                                            Size{63, 65}, Size{64, 64}, Size{65, 63}, Size{127, 129},
                                            Size{256, 256}, Size{1000, 600}, Size{1920, 1080},
                                            Size{4095, 3}, Size{3, 4095}, Size{1024, 1024},
-                                           Size{130, 4}, Size{4, 130}, Size{191, 193}),
+                                           Size{130, 4}, Size{4, 130}, Size{191, 193},
+                                           // The quad path's plain tail (levels 3-6 without the
+                                           // per-level loop) stopping after level 3, 4 and 5, and
+                                           // over two tiles whose election starts a second stage.
+                                           Size{8, 8}, Size{16, 16}, Size{32, 32}, Size{128, 64}),
                          sizeName);
 
 // --- Every format at odd, even and thin sizes ------------------------------------------------
