@@ -28,7 +28,8 @@ int main() {
     for (uint32_t reduction = 0; reduction < VKSPD_REDUCTION_CUSTOM; ++reduction)
     for (int fp16 = 0; fp16 < 2; ++fp16)
         for (int quad = 0; quad < 2; ++quad)
-        for (int half = 0; half < 1 + fp16; ++half) {  // FP16: also the flavour of 16-bit float formats
+        for (int half = 0; half < (vkspd::halfDenormalFlavourDiffers(context, fp16 != 0) ? 2 : 1); ++half) {
+            // The flavour of 16-bit float formats, where it is a module of its own.
             VkPipeline pipeline = VK_NULL_HANDLE;
             if (!vkspd::getComputePipeline(context, reduction, fp16 != 0, quad != 0, nullptr, &pipeline, half != 0).ok())
                 continue;  // a variant this device cannot run

@@ -10,7 +10,7 @@
 #include <vkspd/vkspd.hpp>
 
 #include "../samples/common/gpu.hpp"
-#include "../src/context.hpp"  // halfDenormalsMatter: which FP16 flavour a format gets
+#include "../src/context.hpp"  // halfDenormalsMatter, halfDenormalFlavourDiffers: the FP16 flavour a format gets
 
 #include <algorithm>
 #include <chrono>
@@ -762,31 +762,6 @@ int main(int argc, char** argv) {
         vkspd::destroyContext(sc);
         closeGpu(sg);
     }
-    // 16-bit float formats get the FP16 variant with half denormals preserved where the device
-    // can (a record of its own); 8-bit formats the one without.
-    auto occupancyOf = [&](const Method& m, VkFormat format) -> const vkspd::OccupancyRecord* {
-        if (m.kind != Method::SinglePass) return nullptr;
-        vkspd::FormatInfo fi;
-        vkspd::getFormatInfo(format, &fi);
-        const bool fp16 = m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16);
-        const bool quad = m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad);
-        bool hasHalfRecord = false;
-        for (const vkspd::OccupancyRecord& r : occupancy) hasHalfRecord = hasHalfRecord || r.halfDenormals;
-        const bool half = fp16 && hasHalfRecord && vkspd::halfDenormalsMatter(fi);  // the library's rule
-        for (const vkspd::OccupancyRecord& r : occupancy)
-            if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half) return &r;
-        return nullptr;
-    };
-    auto occupancyText = [&](const Method& m, VkFormat format) -> std::string {
-        const vkspd::OccupancyRecord* r = occupancyOf(m, format);
-        if (!r || r->source == vkspd::OccupancySource::NotAvailable) return "n/a";
-        char text[64];
-        std::snprintf(text, sizeof text, "%.0f%% %ug %s%s", 100.0 * r->occupancy.occupancy, r->occupancy.groupsPerSm,
-                      vkspd::limiterName(r->occupancy.limiter),
-                      r->source == vkspd::OccupancySource::Computed ? " (computed)" : "");
-        return text;
-    };
-
     Gpu g = openGpu(deviceIndex);
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
@@ -801,6 +776,30 @@ int main(int argc, char** argv) {
             return kGpuExitCode;
         }
     }
+    // 16-bit float formats get the FP16 variant with half denormals preserved where the device
+    // can (a record of its own); 8-bit formats the one without.
+    auto occupancyOf = [&](const Method& m, VkFormat format) -> const vkspd::OccupancyRecord* {
+        if (m.kind != Method::SinglePass) return nullptr;
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(format, &fi);
+        const bool fp16 = m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16);
+        const bool quad = m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad);
+        // The library's rules: which flavour a format gets, and whether it is a module of its own.
+        const bool half = vkspd::halfDenormalFlavourDiffers(context, fp16) && vkspd::halfDenormalsMatter(fi);
+        for (const vkspd::OccupancyRecord& r : occupancy)
+            if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half) return &r;
+        return nullptr;
+    };
+    auto occupancyText = [&](const Method& m, VkFormat format) -> std::string {
+        const vkspd::OccupancyRecord* r = occupancyOf(m, format);
+        if (!r || r->source == vkspd::OccupancySource::NotAvailable) return "n/a";
+        char text[64];
+        std::snprintf(text, sizeof text, "%.0f%% %ug %s%s", 100.0 * r->occupancy.occupancy, r->occupancy.groupsPerSm,
+                      vkspd::limiterName(r->occupancy.limiter),
+                      r->source == vkspd::OccupancySource::Computed ? " (computed)" : "");
+        return text;
+    };
+
     Copier copier = makeCopier(g);
     Runner run(g);
 

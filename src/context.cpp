@@ -375,6 +375,8 @@ bool halfDenormalsMatter(const FormatInfo& format) {
            format.encoding != ChannelEncoding::Srgb8;
 }
 
+bool halfDenormalFlavourDiffers(Context c, bool fp16) { return fp16 && c->denormSupport.preserve16; }
+
 bool denormalsPreserved(Context c, bool fp16, bool halfDenormals) {
     FloatWidths widths;
     widths.f16 = fp16;
@@ -432,8 +434,9 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
         if (!*out) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "no pipeline for this custom reduction");
         return {};
     }
-    // FP32 variants have no 16-bit floats: one pipeline serves both.
-    const bool half = !fp16 || halfDenormals;
+    // One pipeline serves both flavours where they are the same module (FP32 variants have no
+    // 16-bit floats; devices that flush half denormals anyway).
+    const bool half = !halfDenormalFlavourDiffers(c, fp16) || halfDenormals;
     VkPipeline& p = c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0];
     if (!p) {
         const SpirvBlob blob = embeddedSpirv(reduction, fp16, quad);

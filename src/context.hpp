@@ -178,6 +178,10 @@ bool denormalsPreserved(Context context, bool fp16, bool halfDenormals = true);
 // 16-bit floats cost NVIDIA's FP16 variant 12 registers (48 -> 60, a group per SM) and 10-16% of
 // its time on an H100 (bench/NOTES.md), so only formats whose results it can change pay for it.
 bool halfDenormalsMatter(const FormatInfo& format);
+// Whether a variant's half-denormal flavour (halfDenormals above) is a module of its own on this
+// Context: FP16 variants on a device that preserves 16-bit denormals. Elsewhere both flavours are
+// the same module (one pipeline, one occupancy record).
+bool halfDenormalFlavourDiffers(Context context, bool fp16);
 // The debug-map variant (debug.hpp), created with its layout on first use.
 Result getDebugPipeline(Context context, bool fp16, bool quad, bool smBuiltins, VkPipeline* pipeline);
 // The render-pass fallback's render pass and pipeline for attachments of `format`.

@@ -269,8 +269,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                 for (int half = 0; half < 2; ++half) {
                     if (fp16 && !c->info.shaderFloat16Enabled) continue;
                     if (quad && !c->quadSupported) continue;
-                    // The half-denormal flavour only differs where the device preserves them.
-                    if (half && (!fp16 || !c->denormSupport.preserve16)) continue;
+                    if (half && !halfDenormalFlavourDiffers(c, fp16 != 0)) continue;
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") + (quad ? " quad" : " lds") +
                                   (half ? " half-denormals" : "");
