@@ -138,20 +138,27 @@ bool checkJpegHuffmanTables(const uint8_t* d, size_t n, std::string* reason) {
 
 // stb_image allocates a PNG's IDAT buffer from each chunk's declared length before reading it, so
 // an 83-byte file declaring a 788 MB IDAT made it allocate (and, under AddressSanitizer, fill)
-// that much before failing (found by tests/fuzz as a timeout). An IDAT chunk whose data runs past
-// the end of the file is refused here as truncated. Returns false with `reason` set.
+// that much before failing (found by tests/fuzz as a timeout). Any chunk before IEND whose data
+// runs past the end of the file is refused here as truncated: stb skips an unknown chunk by its
+// length, and a length of 2^31 or more is negative to it, so it dropped the rest of its read
+// buffer without moving in the stream and read the bytes after that buffer as chunks of their
+// own, one an IDAT declaring 2 GB (a 156-byte file; fuzz out-of-memory). No valid PNG has a chunk
+// past its end. Returns false with `reason` set.
 bool checkPngChunks(const uint8_t* d, size_t n, std::string* reason) {
     size_t p = 8;  // after the signature
     while (p + 8 <= n) {
         const uint32_t length = uint32_t(d[p]) << 24 | uint32_t(d[p + 1]) << 16 | uint32_t(d[p + 2]) << 8 | d[p + 3];
-        const bool idat = std::memcmp(d + p + 4, "IDAT", 4) == 0;
         if (std::memcmp(d + p + 4, "IEND", 4) == 0) break;
-        if (idat && length > n - p - 8) {
-            *reason = "truncated PNG: an IDAT chunk declares " + std::to_string(length) + " bytes, " +
+        if (length > n - p - 8) {
+            std::string type;
+            for (int i = 4; i < 8; ++i) {
+                const char c = char(d[p + i]);
+                type += (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ? c : '?';
+            }
+            *reason = "truncated PNG: a chunk ('" + type + "') declares " + std::to_string(length) + " bytes, " +
                       std::to_string(n - p - 8) + " are left in the file";
             return false;
         }
-        if (length > n - p - 8) break;  // stb refuses what follows by itself
         p += 12 + size_t(length);
     }
     return true;

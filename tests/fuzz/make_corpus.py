@@ -7,7 +7,9 @@ are inputs the fuzzer found: jpeg_dht_*.jpg and jpeg_fill_bytes_before_soi.jpg m
 stb_image write out of bounds before image_load.cpp refused them, jpeg_entropy_shift_over_31.jpg
 trips its (harmless) shift overflow; png_empty_first_idat.png (written here) made it memcpy to a null
 pointer (samples/cli/stb_impl.cpp guards it); png_idat_length_past_end.png made it allocate 788 MB for
-an 83-byte file (image_load.cpp refuses it). Keep them."""
+an 83-byte file (image_load.cpp refuses it); png_chunk_length_past_end.png, whose third chunk
+declares 3.5 GB, made it read on from the wrong place and allocate 2 GB for a 156-byte file
+(image_load.cpp refuses any chunk past the end). Keep them."""
 import os
 import struct
 import sys
