@@ -1,5 +1,6 @@
 # ctest bench.out: vkspd-bench --out makes a missing (nested) folder and writes its CSV, JSON and
-# SVG there; an --out that cannot be made is refused with exit code 2 before anything runs.
+# SVG there; the report and the JSON give the copy floor's range over the repetitions; an --out
+# that cannot be made is refused with exit code 2 before anything runs.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 file(REMOVE_RECURSE ${DIR})
 set(common --sizes 64x64 --formats rgba8 --reps 1 --methods default --cols none --copy-mib 8 --evict-mib 8)
@@ -12,6 +13,13 @@ foreach(f bench.csv bench.json bench-R8G8B8A8_UNORM.svg)
     message(FATAL_ERROR "bench.out: ${f} was not written under ${DIR}/nested/out")
   endif()
 endforeach()
+if(NOT out MATCHES "copy floor over the repetitions: [0-9]+ to [0-9]+ GB/s")
+  message(FATAL_ERROR "bench.out: no line with the copy floor's range:\n${out}")
+endif()
+file(READ ${DIR}/nested/out/bench.json json)
+if(NOT json MATCHES "\"copy_floor_low_gbs\": [0-9.e+-]+" OR NOT json MATCHES "\"copy_floor_high_gbs\": [0-9.e+-]+")
+  message(FATAL_ERROR "bench.out: bench.json lacks the copy floor's range:\n${json}")
+endif()
 file(READ ${DIR}/nested/out/bench.csv csv)
 if(NOT csv MATCHES "vkspd default")
   message(FATAL_ERROR "bench.out: bench.csv has no 'vkspd default' row:\n${csv}")

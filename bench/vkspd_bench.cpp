@@ -39,6 +39,8 @@ const char* kUsageText =
     "Times mip generation on the GPU (SPEC section 6): blit chain, one dispatch per level, and\n"
     "every vkspd single-pass variant, against a compute-shader copy floor measured in the same\n"
     "run; interleaved, GPU timestamps, the L2 evicted before each item, median and minimum.\n"
+    "The floor is timed in every repetition: its range is printed, and a spread over 10% (the\n"
+    "GPU's bandwidth changed during the run) is flagged as a warning.\n"
     "Each vkspd method is first checked against the CPU reference (one dispatch per level\n"
     "against a reference that rounds every level, as that method does): every texel of every\n"
     "level up to 4096x4096 texels, above that 2048 sampled texels per level (corners, last row\n"
@@ -990,6 +992,17 @@ int main(int argc, char** argv) {
                 g.properties.deviceName, driver.driverName, driver.driverInfo, date, reps, warmup);
     std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB copied before each item\n",
                 copyGBs, copyMib, copyMedian, evictMib);
+    // The floor is timed in every repetition with the other items, so its spread shows a GPU whose
+    // bandwidth changed during the run (other work on it, clocks): on lent H200s some runs measured
+    // 1700 GB/s instead of 4150 and every item 2.5-3.5x slower (bench/NOTES.md, 2026-11-23).
+    const auto floorRange = std::minmax_element(items[0].us.begin(), items[0].us.end());
+    const double floorLowGBs = 2.0 * double(copyBytes) / (*floorRange.second * 1e-6) * 1e-9;
+    const double floorHighGBs = 2.0 * double(copyBytes) / (*floorRange.first * 1e-6) * 1e-9;
+    std::printf("copy floor over the repetitions: %.0f to %.0f GB/s%s\n", floorLowGBs, floorHighGBs,
+                floorHighGBs > 1.1 * floorLowGBs
+                    ? " -- WARNING: it varied by more than 10%: the GPU's bandwidth changed during the run; "
+                      "do not compare these figures"
+                    : "");
     std::printf("DenormPreserve: %s\n\n", skipDenormPreserve ? "off (--no-denorm-preserve)"
                                                               : "added where the device supports it");
     std::printf("%-22s %-12s %-24s %10s %10s %8s %8s %8s %-28s %s\n", "format", "size", "method", "median us", "min us",
@@ -998,7 +1011,8 @@ int main(int argc, char** argv) {
     csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error,occupancy\n";
     json << "{\n  \"gpu\": \"" << g.properties.deviceName << "\",\n  \"driver\": \"" << driver.driverName << ' '
          << driver.driverInfo << "\",\n  \"date\": \"" << date << "\",\n  \"repetitions\": " << reps
-         << ",\n  \"copy_floor_gbs\": " << copyGBs << ",\n  \"results\": [\n";
+         << ",\n  \"copy_floor_gbs\": " << copyGBs << ",\n  \"copy_floor_low_gbs\": " << floorLowGBs
+         << ",\n  \"copy_floor_high_gbs\": " << floorHighGBs << ",\n  \"results\": [\n";
     bool first = true, allVerified = true;
     for (size_t i = 1; i < items.size(); ++i) {
         const Item& it = items[i];
