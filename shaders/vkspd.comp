@@ -281,11 +281,15 @@ uint recordOf(ivec2 tile) {
 // First strip index of level k: 32 + 16 + ... for the levels before it.
 int stripOffset(int k) { return 64 - (128 >> k); }
 
+// Data texel of texel g of a stage's kept level (`level`, relative to the base; `kept`: the
+// stage's StagePush::kept).
+uint keptTexel(uint kept, int level, ivec2 g) { return kept + uint(g.y) * levelExtent(level).x + uint(g.x); }
+
 // A final texel of the stage's last level (the texel of `tile` at level 6): keep it at full
 // precision for the next stage and count it towards that stage's election.
 void keepMipTexel(int k, ivec2 tile, ivec2 g, vec4 v) {
     if (k == VKSPD_TILE_LEVELS && !isLastStage()) {
-        storeData(pc.stage[gStage].kept + uint(g.y) * levelExtent(gLevelBase + k).x + uint(g.x), v);
+        storeData(keptTexel(pc.stage[gStage].kept, gLevelBase + k, g), v);
         atomicAdd(sMipCount[(tile.x != gTile.x ? 1 : 0) + (tile.y != gTile.y ? 2 : 0)], 1u);
     }
 }
@@ -337,7 +341,7 @@ vec4 sourceTexel(ivec2 p) {
 // the previous stage kept in the data buffer after it.
 vec4 fetchSource4(ivec2 p) {
     if (gStage == 0) return sourceTexel(p);
-    return loadData(pc.stage[gStage - 1].kept + uint(p.y) * levelExtent(gLevelBase).x + uint(p.x));
+    return loadData(keptTexel(pc.stage[gStage - 1].kept, gLevelBase, p));
 }
 
 VEC fetchSource(ivec2 p) { return gStage == 0 ? VEC(sourceTexel(p)) : toReal(fetchSource4(p)); }
@@ -435,19 +439,24 @@ uvec4 packValue(VEC v) { return floatBitsToUint(v); }
 VEC unpackValue(uvec4 p) { return uintBitsToFloat(p); }
 #endif
 
+// The other three values of the quad (horizontal, vertical and diagonal neighbour).
+void quadNeighbours(VEC v, out VEC h, out VEC w, out VEC d) {
+    h = unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
+    w = unpackValue(subgroupQuadSwapVertical(packValue(v)));
+    d = unpackValue(subgroupQuadSwapDiagonal(packValue(v)));
+}
+
 // The 2x2 reduction across a quad: replaces one round of shared-memory store and load.
 VEC quadReduce(VEC v) {
-    VEC h = unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
-    VEC w = unpackValue(subgroupQuadSwapVertical(packValue(v)));
-    VEC d = unpackValue(subgroupQuadSwapDiagonal(packValue(v)));
+    VEC h, w, d;
+    quadNeighbours(v, h, w, d);
     return reduce4(v, h, w, d);
 }
 
 // The same with the sum in FP32, rounded once (as the shared-memory levels are).
 VEC quadReduceF(VEC v) {
-    VEC h = unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
-    VEC w = unpackValue(subgroupQuadSwapVertical(packValue(v)));
-    VEC d = unpackValue(subgroupQuadSwapDiagonal(packValue(v)));
+    VEC h, w, d;
+    quadNeighbours(v, h, w, d);
     return toReal(reduce4f(vec4(v), vec4(h), vec4(w), vec4(d)));
 }
 
@@ -605,7 +614,7 @@ void levelsThreeToSixPlain(int levels) {
         if (all(lessThan(g6, ivec2(levelExtent(gLevelBase + 6))))) {
             storeLevel(gLevelBase + 6, g6, vec4(v));
             if (!isLastStage()) {
-                storeData(pc.stage[gStage].kept + uint(g6.y) * levelExtent(gLevelBase + 6).x + uint(g6.x), vec4(v));
+                storeData(keptTexel(pc.stage[gStage].kept, gLevelBase + 6, g6), vec4(v));
                 arriveAtBlock(gTile, 1u);
             }
         }
