@@ -983,8 +983,10 @@ int main(int argc, char** argv) {
     }
 
     // Report.
+    // The copy reads and writes copyBytes: GB/s of a copy timed at `us`.
+    auto copyGBsAt = [&](double us) { return 2.0 * double(copyBytes) / (us * 1e-6) * 1e-9; };
     const double copyMedian = median(items[0].us);
-    const double copyGBs = 2.0 * double(copyBytes) / (copyMedian * 1e-6) * 1e-9;
+    const double copyGBs = copyGBsAt(copyMedian);
     char date[32];
     std::time_t now = std::time(nullptr);
     std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -996,8 +998,7 @@ int main(int argc, char** argv) {
     // bandwidth changed during the run (other work on it, clocks): on lent H200s some runs measured
     // 1700 GB/s instead of 4150 and every item 2.5-3.5x slower (bench/NOTES.md, 2026-11-23).
     const auto floorRange = std::minmax_element(items[0].us.begin(), items[0].us.end());
-    const double floorLowGBs = 2.0 * double(copyBytes) / (*floorRange.second * 1e-6) * 1e-9;
-    const double floorHighGBs = 2.0 * double(copyBytes) / (*floorRange.first * 1e-6) * 1e-9;
+    const double floorLowGBs = copyGBsAt(*floorRange.second), floorHighGBs = copyGBsAt(*floorRange.first);
     std::printf("copy floor over the repetitions: %.0f to %.0f GB/s%s\n", floorLowGBs, floorHighGBs,
                 floorHighGBs > 1.1 * floorLowGBs
                     ? " -- WARNING: it varied by more than 10%: the GPU's bandwidth changed during the run; "
