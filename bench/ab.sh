@@ -1,0 +1,75 @@
+#!/bin/sh
+# A/B of builds on one GPU, in one device call: each build's vkspd-bench with the same arguments,
+# ROUNDS rounds, the builds in turn and in reverse order every other round (A B, B A, ...), so drift
+# over the call falls on both. Every experiment of bench/NOTES.md ran this loop; results folders
+# keep the scripts that ran, this is the maintained one.
+#
+# usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]
+#   BIN_DIR: a folder with vkspd-bench (and vkspd-pipeline-stats, optional); its name names the
+#   build in the output. BENCH_ARGUMENTs replace the default
+#   --sizes 1920x1080,3840x2160,4095x4095,4096x4096 --formats rgba8,rgba16f --methods default --cols none --reps 30
+# Environment: ROWS, an extended regular expression selecting the report rows summarised
+# (default 'vkspd default').
+# Writes OUT_DIR/ab-NAME-ROUND.txt (each report) and OUT_DIR/stats-NAME.txt (registers), and
+# prints one line per run: the build, the round, the copy floor and its range over the
+# repetitions (a spread the bench flags is repeated there: do not compare that run), then
+# size:median for every selected row. Exit code 1 when a run fails (a check against the CPU
+# reference included), 2 for bad usage.
+usage="usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]"
+[ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
+out=$1 rounds=$2
+shift 2
+case $rounds in '' | *[!0-9]*) echo "ab.sh: ROUNDS must be a number: $rounds" >&2; exit 2 ;; esac
+bins=""
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+    [ -x "$1/vkspd-bench" ] || { echo "ab.sh: no vkspd-bench in $1" >&2; exit 2; }
+    bins="$bins $(cd "$1" && pwd)"
+    shift
+done
+[ -n "$bins" ] || { echo "$usage" >&2; exit 2; }
+if [ "${1:-}" = "--" ]; then
+    shift
+else
+    set -- --sizes 1920x1080,3840x2160,4095x4095,4096x4096 --formats rgba8,rgba16f --methods default --cols none --reps 30
+fi
+mkdir -p "$out" || exit 2
+rows=${ROWS:-vkspd default}
+show_method=0
+[ -n "${ROWS:-}" ] && show_method=1  # several rows per size: name the method
+
+reversed=""
+for b in $bins; do reversed="$b $reversed"; done
+for b in $bins; do
+    name=$(basename "$b")
+    if [ -x "$b/vkspd-pipeline-stats" ]; then
+        "$b/vkspd-pipeline-stats" > "$out/stats-$name.txt" 2>&1
+        regs=$(grep -E '^average fp16 quad' "$out/stats-$name.txt" | sed -E 's/ \[Binary.*//' | tr '\n' ' ')
+        echo "$name registers: ${regs:-not reported by this device}"
+    fi
+done
+failed=0
+round=1
+while [ "$round" -le "$rounds" ]; do
+    order=$bins
+    [ $((round % 2)) -eq 0 ] && order=$reversed
+    for b in $order; do
+        name=$(basename "$b")
+        report="$out/ab-$name-$round.txt"
+        "$b/vkspd-bench" "$@" > "$report" 2>&1 || failed=1
+        floor=$(grep '^compute copy floor' "$report" | awk '{print $4}')
+        range=$(grep '^copy floor over the repetitions' "$report" | sed 's/^copy floor over the repetitions: //')
+        # A report row: format, size, method (several words), median, min, GB/s, % of floor, ...:
+        # the median is three fields before the first one ending in '%'.
+        medians=$(grep -E "$rows" "$report" | grep -v '^format ' | awk -v show="$show_method" '{
+            for (i = 4; i <= NF; ++i) if ($i ~ /%$/) {
+                method = ""
+                if (show) { for (k = 3; k < i - 3; ++k) method = method (k > 3 ? "_" : "") $k; method = "[" method "]" }
+                print substr($1, 1, 8) "/" $2 method ":" $(i - 3); next
+            }
+        }' | tr '\n' ' ')
+        echo "$name-$round floor $floor GB/s ($range) $medians"
+    done
+    round=$((round + 1))
+done
+[ "$failed" -eq 0 ] || echo "ab.sh: a run failed (see its report)"
+exit "$failed"
