@@ -48,6 +48,17 @@ bool haveSpirvVal() {
 #endif
 }
 
+// Why the spirv-val checks are skipped where haveSpirvVal() is false.
+std::string spirvValMissing() {
+    return std::string("spirv-val not found (apt-get install spirv-tools; configured: ") +
+#ifdef VKSPD_SPIRV_VAL
+           VKSPD_SPIRV_VAL
+#else
+           "none"
+#endif
+           + "): counts only";
+}
+
 // spirv-val's exit status on `words` for `env`, or -1 where there is no spirv-val.
 int spirvVal(const std::vector<uint32_t>& words, const char* env, const std::string& name) {
 #ifdef VKSPD_SPIRV_VAL
@@ -157,14 +168,7 @@ TEST(SpirvPatch, EmbeddedModulesPatchAndValidate) {
         if (status == -1) continue;  // no spirv-val: checked by the counts above only
         EXPECT_EQ(status, 0) << "spirv-val --target-env vulkan1.2 rejects the patched " << m.name;
     }
-    if (!haveSpirvVal())
-        GTEST_SKIP() << "spirv-val not found (apt-get install spirv-tools; configured: "
-#ifdef VKSPD_SPIRV_VAL
-                     << VKSPD_SPIRV_VAL
-#else
-                     << "none"
-#endif
-                     << "): counts only";
+    if (!haveSpirvVal()) GTEST_SKIP() << spirvValMissing();
 }
 
 // A minimal GLCompute module in SPIR-V 1.3 (before float controls became core): void main() {}
@@ -215,7 +219,7 @@ TEST(SpirvPatch, OlderSpirvGetsTheExtension) {
     if (status != -1) {
         EXPECT_EQ(status, 0) << "spirv-val rejects the patched SPIR-V 1.3 module";
     }
-    if (!haveSpirvVal()) GTEST_SKIP() << "spirv-val not found (apt-get install spirv-tools): counts only";
+    if (!haveSpirvVal()) GTEST_SKIP() << spirvValMissing();
 }
 
 TEST(SpirvPatch, RefusesWhatItDoesNotUnderstand) {
