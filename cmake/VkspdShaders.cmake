@@ -6,7 +6,8 @@ find_program(VKSPD_GLSLC glslc REQUIRED)
 set(VKSPD_SHADER_DIR ${CMAKE_CURRENT_BINARY_DIR}/shaders)
 set(VKSPD_SHADER_SOURCE ${PROJECT_SOURCE_DIR}/shaders/vkspd.comp)
 set(VKSPD_SHADER_SHARED ${PROJECT_SOURCE_DIR}/shaders/vkspd_shared.h)
-set(VKSPD_SHADER_DEPENDS ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED})
+set(VKSPD_SHADER_COMMON ${PROJECT_SOURCE_DIR}/shaders/vkspd_common.glsl)
+set(VKSPD_SHADER_DEPENDS ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON})
 set(VKSPD_SHADER_OUTPUTS "")
 
 # One compute variant: FP16 or FP32, quad or LDS-only, one built-in reduction.
@@ -80,8 +81,8 @@ foreach(stage vert frag)
   list(APPEND VKSPD_SHADER_OUTPUTS ${out})
 endforeach()
 
-# GLSL text of the compute shader and its header, for shaderc.
-foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED})
+# GLSL text of the compute shader and the files it includes, for shaderc.
+foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON})
   get_filename_component(fname ${src} NAME)
   set(out ${VKSPD_SHADER_DIR}/${fname}.text.inc)
   add_custom_command(

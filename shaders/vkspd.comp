@@ -34,14 +34,6 @@
 
 #include "vkspd_shared.h"
 
-#if VKSPD_FP16
-#define REAL float16_t
-#define VEC f16vec4
-#else
-#define REAL float
-#define VEC vec4
-#endif
-
 // Tuning (bench/NOTES.md): steps of the stage-0 quad path whose fetches go out together (2; on an
 // H100 with the plain tail, all four measured the same for RGBA8 and 1-3.5% slower for RGBA16F;
 // one at a time was latency-bound), and steps of the later stages' quad path whose data-buffer
@@ -54,31 +46,10 @@
 #define VKSPD_KEPT_FETCH_BATCH 1
 #endif
 
-// FP16 variant: a filtered value never exceeds the largest input, so a finite value past the half
-// maximum (65504) only comes from rounding: FP32 sums of half-rounded partial sums (tile edges),
-// or an FP32 value rounded up on conversion. Such values saturate instead of becoming Inf; Inf
-// and NaN pass unchanged (SPEC section 2: HDR values near the maximum must not overflow).
-vec4 saturateHalf(vec4 v) {
-#if VKSPD_FP16
-    vec4 m = vec4(65504.0);
-    bvec4 special = bvec4(uvec4(isinf(v)) | uvec4(isnan(v)));
-    return mix(clamp(v, -m, m), v, special);
-#else
-    return v;
-#endif
-}
-VEC toReal(vec4 v) { return VEC(saturateHalf(v)); }
-
 layout(local_size_x = VKSPD_GROUP_SIZE) in;
 
-layout(set = 0, binding = VKSPD_BINDING_SOURCE) uniform sampler2DArray sourceLevel;
-layout(set = 0, binding = VKSPD_BINDING_DEST) uniform writeonly image2DArray levelImages[VKSPD_MAX_LEVELS + 1];
-layout(set = 0, binding = VKSPD_BINDING_COUNTERS) coherent buffer Counters { uint counters[]; };
-layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[]; };
-// The same buffer as whole texels where they are 4 floats: one 16-byte access each (data offsets
-// are in texels from a 256-byte aligned start, so every vec4 is aligned).
-layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer DataV4 { vec4 data4[]; };
-layout(push_constant) uniform Push { PushConstants pc; };
+#include "vkspd_common.glsl"
+
 #ifdef VKSPD_DEBUG_MAP
 // Developer tools only (include/vkspd/debug.hpp): separate pipelines, never generateMips.
 layout(set = 0, binding = VKSPD_BINDING_DEBUG_MAP) buffer DebugMap { uint debugMap[]; };
@@ -95,134 +66,17 @@ shared uint sMipCount[4];    // texels of the stage's last level made final, for
 shared uint sElectedCount[2];   // next-stage tiles this group was elected to run, by stage parity
 shared ivec2 sElected[2][16];
 
-// --- Reductions (SPEC section 3) -------------------------------------------------------------
-// GLSL leaves min and max undefined when an operand is NaN; the reference propagates NaN like IEEE
-// arithmetic (SPEC section 3), so these do: a + b is NaN whenever either is.
-float nanMin(float a, float b) { return isnan(a) || isnan(b) ? a + b : min(a, b); }
-float nanMax(float a, float b) { return isnan(a) || isnan(b) ? a + b : max(a, b); }
-vec4 nanMin(vec4 a, vec4 b) { return mix(min(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
-vec4 nanMax(vec4 a, vec4 b) { return mix(max(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
-#if VKSPD_FP16
-f16vec4 nanMin(f16vec4 a, f16vec4 b) { return mix(min(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
-f16vec4 nanMax(f16vec4 a, f16vec4 b) { return mix(max(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
-#endif
-
-// A texel is made separably: each source row with a non-zero weight accumulates its texels from
-// the identity, then the rows accumulate into the texel. Partial results of disjoint parts of a
-// footprint (tile edges) merge with rCombine.
-#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
-vec4 rIdentity() { return vec4(0.0); }
-vec4 rAccumulate(vec4 acc, vec4 v, float w) { return acc + w * v; }
-vec4 rCombine(vec4 a, vec4 b) { return a + b; }
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
-vec4 rIdentity() { return vec4(uintBitsToFloat(0x7F800000u)); }
-vec4 rAccumulate(vec4 acc, vec4 v, float w) { return nanMin(acc, v); }
-vec4 rCombine(vec4 a, vec4 b) { return nanMin(a, b); }
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
-vec4 rIdentity() { return vec4(-uintBitsToFloat(0x7F800000u)); }
-vec4 rAccumulate(vec4 acc, vec4 v, float w) { return nanMax(acc, v); }
-vec4 rCombine(vec4 a, vec4 b) { return nanMax(a, b); }
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MINMAX
-// R: minimum, G: maximum.
-vec4 rIdentity() { float inf = uintBitsToFloat(0x7F800000u); return vec4(inf, -inf, 0.0, 0.0); }
-vec4 rCombine(vec4 a, vec4 b) { return vec4(nanMin(a.x, b.x), nanMax(a.y, b.y), 0.0, 0.0); }
-vec4 rAccumulate(vec4 acc, vec4 v, float w) { return rCombine(acc, v); }
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_CUSTOM
-#include "vkspd_custom_reduction.glsl"
-vec4 rIdentity() { return vkspdIdentity(); }
-vec4 rAccumulate(vec4 acc, vec4 v, float w) { return vkspdAccumulate(acc, v, w); }
-vec4 rCombine(vec4 a, vec4 b) { return vkspdCombine(a, b); }
-#else
-#error "Unknown VKSPD_REDUCTION"
-#endif
-
-// Channels that are Inf or NaN.
-uvec4 nonFinite(vec4 v) { return uvec4(isinf(v)) | uvec4(isnan(v)); }
-
-// The end of a weighted sum whose inputs had the non-finite channels `special`. An average never
-// exceeds its largest input, but the three-tap weights of odd sizes, rounded, may sum to a little
-// over 1: at the float maximum that makes Inf from finite texels. Such channels are clamped.
-vec4 finishReduce(vec4 acc, uvec4 special) {
-#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
-    float m = uintBitsToFloat(0x7F7FFFFFu);
-    return mix(clamp(acc, -m, m), acc, bvec4(special));
-#else
-    return acc;
-#endif
-}
-
-// The reduction of a plain 2x2 footprint (weights 1/4 each), at the variant's precision.
-VEC reduce4(VEC a, VEC b, VEC c, VEC d) {
-#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
-    // Scaled before adding so four values near the half maximum cannot overflow; `precise` keeps
-    // the compiler from factoring the scale out of the sum (Mesa's NIR does for inexact floats).
-    REAL q = REAL(0.25);
-    precise VEC r = a * q + b * q + c * q + d * q;
-    return r;
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
-    return nanMin(nanMin(a, b), nanMin(c, d));
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
-    return nanMax(nanMax(a, b), nanMax(c, d));
-#else
-    vec4 row0 = rAccumulate(rAccumulate(rIdentity(), vec4(a), 0.5), vec4(b), 0.5);
-    vec4 row1 = rAccumulate(rAccumulate(rIdentity(), vec4(c), 0.5), vec4(d), 0.5);
-    return VEC(rAccumulate(rAccumulate(rIdentity(), row0, 0.5), row1, 0.5));
-#endif
-}
-
-// The same from four FP32 values (level 1 from the source, and ping-pong levels).
-vec4 reduce4f(vec4 a, vec4 b, vec4 c, vec4 d) {
-#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
-    // Scaled before adding (exact: a power of two), so four values near the float maximum do not
-    // overflow; `precise`, as in reduce4.
-    precise vec4 r = 0.25 * a + 0.25 * b + 0.25 * c + 0.25 * d;
-    return r;
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
-    return nanMin(nanMin(a, b), nanMin(c, d));
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
-    return nanMax(nanMax(a, b), nanMax(c, d));
-#else
-    vec4 row0 = rAccumulate(rAccumulate(rIdentity(), a, 0.5), b, 0.5);
-    vec4 row1 = rAccumulate(rAccumulate(rIdentity(), c, 0.5), d, 0.5);
-    return rAccumulate(rAccumulate(rIdentity(), row0, 0.5), row1, 0.5);
-#endif
-}
-
 // Per-group state of the stage being processed.
 int gTid;
 int gStage;       // stage being run: 0 for the dispatch's own tile, then elected blocks
 int gLevelBase;   // level of the stage's source (6 * gStage), relative to the base
 ivec2 gTile;      // tile of the stage
 bool gHasRight, gHasBelow;
-int gLayer;       // layer (z) relative to the first layer of the range
-uint gCounterBase, gDataBase;  // this layer's counters and data texels
-
-uvec2 levelExtent(int absLevel) {
-    return max(uvec2(1u), uvec2(pc.extentX, pc.extentY) >> uint(absLevel));
-}
 
 bool depX(int k) { return ((pc.stage[gStage].depMask >> uint(k)) & 1u) != 0u; }
 bool depY(int k) { return ((pc.stage[gStage].depMask >> uint(16 + k)) & 1u) != 0u; }
 bool isLastStage() { return gStage + 1 >= int(pc.stages); }
 int stageLevels() { return min(VKSPD_TILE_LEVELS, int(pc.levels) - gLevelBase); }
-
-// The data buffer holds texels of `channels` floats.
-vec4 loadData(uint texel) {
-    if (pc.channels == 4u) return data4[gDataBase + texel];
-    uint base = (gDataBase + texel) * pc.channels;
-    vec4 v = vec4(0.0);
-    for (uint c = 0u; c < pc.channels; ++c) v[c] = data[base + c];
-    return v;
-}
-
-void storeData(uint texel, vec4 v) {
-    if (pc.channels == 4u) {
-        data4[gDataBase + texel] = v;
-        return;
-    }
-    uint base = (gDataBase + texel) * pc.channels;
-    for (uint c = 0u; c < pc.channels; ++c) data[base + c] = v[c];
-}
 
 // Weights of the exact box filter (SPEC section 3) for destination texel g of a level whose
 // source axis has s texels; the taps are source texels 2g, 2g+1, 2g+2.
@@ -234,45 +88,6 @@ vec3 axisWeights(uint s, int g) {
     return vec3(float(d - g) / fs, float(d) / fs, float(g + 1) / fs);
 }
 
-vec3 linearToSrgb(vec3 l) {
-    l = clamp(l, vec3(0.0), vec3(1.0));
-    vec3 curve = 1.055 * pow(l, vec3(1.0 / 2.4)) - 0.055;
-    return mix(12.92 * l, curve, greaterThan(l, vec3(0.0031308)));
-}
-
-// storeLevelInRange takes a value known to be within the half range (stage 0's level 1 on the
-// quad path); storeLevel saturates first.
-void storeLevelInRange(int level, ivec2 g, vec4 v) {
-    // sRGB images are written through UNORM views: encode here, after filtering in linear space.
-    if ((pc.flags & VKSPD_FLAG_SRGB) != 0u) v.rgb = linearToSrgb(v.rgb);
-    // A switch with constant indices: dynamic indexing of storage image arrays is an optional
-    // feature (lavapipe lacks it).
-    ivec3 p = ivec3(g, gLayer);
-    switch (level) {
-    case 0: imageStore(levelImages[0], p, v); break;
-    case 1: imageStore(levelImages[1], p, v); break;
-    case 2: imageStore(levelImages[2], p, v); break;
-    case 3: imageStore(levelImages[3], p, v); break;
-    case 4: imageStore(levelImages[4], p, v); break;
-    case 5: imageStore(levelImages[5], p, v); break;
-    case 6: imageStore(levelImages[6], p, v); break;
-    case 7: imageStore(levelImages[7], p, v); break;
-    case 8: imageStore(levelImages[8], p, v); break;
-    case 9: imageStore(levelImages[9], p, v); break;
-    case 10: imageStore(levelImages[10], p, v); break;
-    case 11: imageStore(levelImages[11], p, v); break;
-    case 12: imageStore(levelImages[12], p, v); break;
-    case 13: imageStore(levelImages[13], p, v); break;
-    case 14: imageStore(levelImages[14], p, v); break;
-    case 15: imageStore(levelImages[15], p, v); break;
-    case 16: imageStore(levelImages[16], p, v); break;
-    case 17: imageStore(levelImages[17], p, v); break;
-    case 18: imageStore(levelImages[18], p, v); break;
-    }
-}
-
-void storeLevel(int level, ivec2 g, vec4 v) { storeLevelInRange(level, g, saturateHalf(v)); }
-
 uint recordOf(ivec2 tile) {
     return pc.stage[gStage].records +
            uint(tile.y * int(pc.stage[gStage].tilesX) + tile.x) * uint(VKSPD_RECORD_SIZE);
@@ -280,10 +95,6 @@ uint recordOf(ivec2 tile) {
 
 // First strip index of level k: 32 + 16 + ... for the levels before it.
 int stripOffset(int k) { return 64 - (128 >> k); }
-
-// Data texel of texel g of a stage's kept level (`level`, relative to the base; `kept`: the
-// stage's StagePush::kept).
-uint keptTexel(uint kept, int level, ivec2 g) { return kept + uint(g.y) * levelExtent(level).x + uint(g.x); }
 
 // A final texel of the stage's last level (the texel of `tile` at level 6): keep it at full
 // precision for the next stage and count it towards that stage's election.
@@ -327,14 +138,6 @@ bool outputValid(int k, ivec2 l, ivec2 g, uvec2 e) {
     if (l.x == -1 && !depX(k)) return false;
     if (l.y == -1 && !depY(k)) return false;
     return true;
-}
-
-// A texel of the dispatch's source (a depth source's value is in R; MinMax of a one-channel
-// source starts from (v, v)).
-vec4 sourceTexel(ivec2 p) {
-    vec4 t = texelFetch(sourceLevel, ivec3(p, gLayer), 0);
-    if ((pc.flags & VKSPD_FLAG_EXPAND_MINMAX) != 0u) t = vec4(t.x, t.x, 0.0, 0.0);
-    return t;
 }
 
 // A texel of the stage's source at full precision: the dispatch's source in stage 0, the texels
@@ -420,46 +223,6 @@ void levelsOneTwoShared(int levels) {
 }
 
 #if VKSPD_QUAD
-// Morton-like order of the talk: each quad of lanes covers a 2x2 block, each 64 lanes an 8x8
-// block, and the four 64-lane blocks tile 16x16. The index comes from the subgroup so quads are
-// real quads at any subgroup size.
-ivec2 mortonPosition(uint i) {
-    uint a = i & 63u;
-    uint x = (((a >> 2u) & 7u) & 0xFFFEu) | (a & 1u);
-    uint y = ((a >> 1u) & 3u) | (((a >> 3u) & 7u) & 0xFFFCu);
-    uint block = i >> 6u;
-    return ivec2(int(x + 8u * (block & 1u)), int(y + 8u * (block >> 1u)));
-}
-
-#if VKSPD_FP16
-uvec2 packValue(VEC v) { return uvec2(packFloat2x16(v.xy), packFloat2x16(v.zw)); }
-VEC unpackValue(uvec2 p) { return VEC(unpackFloat2x16(p.x), unpackFloat2x16(p.y)); }
-#else
-uvec4 packValue(VEC v) { return floatBitsToUint(v); }
-VEC unpackValue(uvec4 p) { return uintBitsToFloat(p); }
-#endif
-
-// The other three values of the quad (horizontal, vertical and diagonal neighbour).
-void quadNeighbours(VEC v, out VEC h, out VEC w, out VEC d) {
-    h = unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
-    w = unpackValue(subgroupQuadSwapVertical(packValue(v)));
-    d = unpackValue(subgroupQuadSwapDiagonal(packValue(v)));
-}
-
-// The 2x2 reduction across a quad: replaces one round of shared-memory store and load.
-VEC quadReduce(VEC v) {
-    VEC h, w, d;
-    quadNeighbours(v, h, w, d);
-    return reduce4(v, h, w, d);
-}
-
-// The same with the sum in FP32, rounded once (as the shared-memory levels are).
-VEC quadReduceF(VEC v) {
-    VEC h, w, d;
-    quadNeighbours(v, h, w, d);
-    return toReal(reduce4f(vec4(v), vec4(h), vec4(w), vec4(d)));
-}
-
 // Levels 1 and 2 of a later stage when both are plain 2x2 averages (even extents): each thread
 // makes four level-1 texels from the texels the previous stage kept, each quad reduces them to
 // level 2 without touching shared memory.
@@ -734,17 +497,6 @@ uint edgeCounterOf(ivec2 tile, int which) {
     return gCounterBase + pc.stage[gStage].edgeCounters +
            uint(tile.y * int(pc.stage[gStage].tilesX) + tile.x) * uint(VKSPD_COUNTERS_PER_TILE) +
            uint(which);
-}
-
-// Arrives at a counter; true for the arrival that brings it to `target`, which then owns the
-// work behind it and puts the counter back to zero for the next dispatch.
-bool arrive(uint counter, uint amount, uint target) {
-    uint before = atomicAdd(counters[counter], amount, gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                            gl_SemanticsAcquireRelease);
-    if (before + amount != target) return false;
-    atomicStore(counters[counter], 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                gl_SemanticsRelaxed);
-    return true;
 }
 
 // Counts `count` final texels of the stage's last level towards the next-stage block that holds

@@ -33,6 +33,7 @@ SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.hpp's map variants
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
 const char* embeddedSharedText();              // shaders/vkspd_shared.h
+const char* embeddedCommonText();              // shaders/vkspd_common.glsl
 
 struct OwnedBuffer {
     VkBuffer buffer = VK_NULL_HANDLE;

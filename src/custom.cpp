@@ -15,8 +15,10 @@ namespace {
 
 constexpr const char* kCustomInclude = "vkspd_custom_reduction.glsl";
 constexpr const char* kSharedInclude = "vkspd_shared.h";
+constexpr const char* kCommonInclude = "vkspd_common.glsl";
 
-// The two files the shader includes: the shared header, and the caller's reduction.
+// The files the shader includes: the shared header, the kernels' common declarations, and the
+// caller's reduction.
 struct IncludeContext {
     const std::string* userSource;
 };
@@ -35,9 +37,15 @@ shaderc_include_result* resolveInclude(void* userData, const char* requested, in
         result->source_name_length = std::strlen(kSharedInclude);
         result->content = embeddedSharedText();
         result->content_length = std::strlen(embeddedSharedText());
+    } else if (std::strcmp(requested, kCommonInclude) == 0) {
+        result->source_name = kCommonInclude;
+        result->source_name_length = std::strlen(kCommonInclude);
+        result->content = embeddedCommonText();
+        result->content_length = std::strlen(embeddedCommonText());
     } else {
         // An empty name tells shaderc the include failed; content is the message.
-        static const char kMessage[] = "only vkspd_shared.h and the custom reduction can be included";
+        static const char kMessage[] =
+            "only vkspd_shared.h, vkspd_common.glsl and the custom reduction can be included";
         result->source_name = "";
         result->source_name_length = 0;
         result->content = kMessage;

@@ -90,6 +90,9 @@ const char kComputeText[] =
 const char kSharedText[] =
 #include "vkspd_shared.h.text.inc"
     ;
+const char kCommonText[] =
+#include "vkspd_common.glsl.text.inc"
+    ;
 
 #define BLOB(a) SpirvBlob{a, sizeof(a)}
 // [reduction][fp16][quad]
@@ -122,5 +125,6 @@ SpirvBlob embeddedLevelShader(bool fragment) {
 
 const char* embeddedComputeText() { return kComputeText; }
 const char* embeddedSharedText() { return kSharedText; }
+const char* embeddedCommonText() { return kCommonText; }
 
 }  // namespace vkspd
