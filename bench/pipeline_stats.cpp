@@ -2,7 +2,7 @@
 // statistics captured and prints what the driver reports for each variant (registers, shared
 // memory, spills, ...), the input for occupancy work (bench/NOTES.md). A developer tool.
 #include "../samples/common/gpu.hpp"
-#include "../src/context.hpp"  // getComputePipeline and createContextWithPipelineFlags
+#include "../src/context.hpp"  // getComputePipeline, getPlainPipeline, createContextWithPipelineFlags
 
 using namespace vkspd_tools;
 
@@ -27,12 +27,14 @@ int main() {
     static const char* const kReductions[] = {"average", "min", "max", "minmax"};
     for (uint32_t reduction = 0; reduction < VKSPD_REDUCTION_CUSTOM; ++reduction)
     for (int fp16 = 0; fp16 < 2; ++fp16)
-        for (int quad = 0; quad < 2; ++quad)
+        for (int kind = 0; kind < 3; ++kind)  // the general kernel's lds and quad, the plain-chain kernel
         for (int half = 0; half < (vkspd::halfDenormalFlavourDiffers(context, fp16 != 0) ? 2 : 1); ++half) {
             // The flavour of 16-bit float formats, where it is a module of its own.
             VkPipeline pipeline = VK_NULL_HANDLE;
-            if (!vkspd::getComputePipeline(context, reduction, fp16 != 0, quad != 0, nullptr, &pipeline, half != 0).ok())
-                continue;  // a variant this device cannot run
+            const bool ok = kind == 2 ? vkspd::getPlainPipeline(context, reduction, fp16 != 0, &pipeline, half != 0).ok()
+                                      : vkspd::getComputePipeline(context, reduction, fp16 != 0, kind == 1, nullptr,
+                                                                  &pipeline, half != 0).ok();
+            if (!ok) continue;  // a variant this device cannot run
             VkPipelineInfoKHR pinfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
             pinfo.pipeline = pipeline;
             uint32_t count = 0;
@@ -45,8 +47,8 @@ int main() {
                 getStats(g.device, &ei, &sc, nullptr);
                 std::vector<VkPipelineExecutableStatisticKHR> stats(sc, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
                 getStats(g.device, &ei, &sc, stats.data());
-                std::printf("%s %s %s%s:", kReductions[reduction], fp16 ? "fp16" : "fp32", quad ? "quad" : "lds",
-                            half ? " half-denormals" : "");
+                std::printf("%s %s %s%s:", kReductions[reduction], fp16 ? "fp16" : "fp32",
+                            kind == 2 ? "plain" : kind == 1 ? "quad" : "lds", half ? " half-denormals" : "");
                 for (const auto& s : stats) {
                     std::printf(" [%s=", s.name);
                     switch (s.format) {

@@ -41,17 +41,20 @@ const char* kUsageText =
     "run; interleaved, GPU timestamps, the L2 evicted before each item, median and minimum.\n"
     "The floor is timed in every repetition: its range is printed, and a spread over 10% (the\n"
     "GPU's bandwidth changed during the run) is flagged as a warning.\n"
-    "Each vkspd method is first checked against the CPU reference (one dispatch per level\n"
-    "against a reference that rounds every level, as that method does): every texel of every\n"
-    "level up to 4096x4096 texels, above that 2048 sampled texels per level (corners, last row\n"
-    "and column, random) against a reference computed at those texels only (one dispatch per\n"
-    "level then against the exact chain, with its tolerance per level). Exit code 1 if a check\n"
-    "fails. Methods: blit chain, dispatch per level, vkspd default (every option Auto: what\n"
-    "generateMips picks on this device), vkspd fp16|fp32 quad|lds (with Fetch::Load), and on\n"
-    "the fp16 (else fp32) quad variant the tuning options: 'linear' (Fetch::LinearSampler, where\n"
-    "the format allows it) and 'cols N' (group-ID tiling in strips of N tiles). The occupancy\n"
-    "column gives each single-pass variant's occupancy, the groups per SM\n"
-    "and the resource that limits them (as vkspd --occupancy; 'computed' where the driver does not\n"
+    "Each vkspd method is first checked against the CPU reference: every texel of every level up\n"
+    "to 4096x4096 texels, above that 2048 sampled texels per level (corners, last row and\n"
+    "column, random) against a reference computed at those texels only. One dispatch per level is checked against a reference that\n"
+    "rounds every level, as that method does (sampled: the exact chain, with its tolerance per\n"
+    "level). Exit code 1 if a check fails.\n"
+    "Methods: blit chain, dispatch per level, vkspd default (every option Auto: what\n"
+    "generateMips picks on this device), and the general kernel (Kernel::General): vkspd\n"
+    "fp16|fp32 quad|lds (Fetch::Load) and, on the fp16 (else fp32) quad variant, the tuning\n"
+    "options 'linear' (Fetch::LinearSampler, where the format allows it) and 'cols N' (group-ID\n"
+    "tiling in strips of N tiles). Where the chain is plain (every level a 2x2 reduction), the\n"
+    "plain-chain kernel (Kernel::PlainChain): vkspd plain fp16|fp32 linear|load with the\n"
+    "library's tiles per group, and 'vkspd plain ... tiles N' for each N of --tiles.\n"
+    "The occupancy column gives each single-pass variant's occupancy, the groups per SM and the\n"
+    "resource that limits them (as vkspd --occupancy; 'computed' where the driver does not\n"
     "report registers, n/a where the device has no per-SM figures).\n"
     "\n"
     "options:\n"
@@ -63,6 +66,8 @@ const char* kUsageText =
     "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
     "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16; none: no\n"
     "                    'cols N' methods)\n"
+    "  --tiles LIST      tiles per group N of the 'vkspd plain ... tiles N' methods (default\n"
+    "                    1,2,4,8,16; none: no 'tiles N' methods)\n"
     "  --levels N        images get min(full chain, N + 1) levels, N below the base (where the\n"
     "                    time goes: with 6, no group runs a second stage)\n"
     "  --sampled         check sampled texels at every size (default: above 4096x4096 only)\n"
@@ -92,7 +97,12 @@ struct Method {
     vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Load;  // explicit: Auto is timed as the "vkspd default" method
     uint32_t groupColumns = 0;
+    // The general kernel unless named: "vkspd fp16 quad" and the other variant names of earlier
+    // results are shaders/vkspd.comp; "vkspd plain ..." methods are shaders/vkspd_plain.comp.
+    vkspd::Kernel kernel = vkspd::Kernel::General;
+    uint32_t tilesPerGroup = 0;
     bool chosenFp16 = false, chosenQuad = false;  // "vkspd default": what Auto resolved to
+    bool chosenPlain = false;
 };
 
 struct Buffer {
@@ -184,6 +194,8 @@ vkspd::MipGenInfo infoFor(const Subject& s, const Method& m) {
     info.subgroupPath = m.path;
     info.fetch = m.fetch;
     info.groupColumns = m.groupColumns;
+    info.kernel = m.kernel;
+    info.tilesPerGroup = m.tilesPerGroup;
     return info;
 }
 
@@ -706,7 +718,8 @@ bool writeSvg(const std::string& path, const std::string& title, const std::vect
 int main(int argc, char** argv) {
     int deviceIndex = -1;
     uint32_t reps = 30, copyMib = 1024, evictMib = 256;
-    std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir, methodsArg, colsArg = "1,2,4,8,16";
+    std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir, methodsArg, colsArg = "1,2,4,8,16",
+                                                                        tilesArg = "1,2,4,8,16";
     uint32_t levelsBelow = 64;
     bool sampledOnly = false;
     bool skipDenormPreserve = false;
@@ -732,6 +745,7 @@ int main(int argc, char** argv) {
         else if (a == "--methods") methodsArg = value();
         else if (a == "--sampled") sampledOnly = true;
         else if (a == "--cols") colsArg = value();
+        else if (a == "--tiles") tilesArg = value();
         else if (a == "--levels") levelsBelow = uint32_t(std::max(1, std::atoi(value().c_str())));
         else if (a == "--no-denorm-preserve") skipDenormPreserve = true;
         else {
@@ -788,8 +802,9 @@ int main(int argc, char** argv) {
         const bool quad = m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad);
         // The library's rules: which flavour a format gets, and whether it is a module of its own.
         const bool half = vkspd::halfDenormalFlavourDiffers(context, fp16) && vkspd::halfDenormalsMatter(fi);
+        const bool plain = m.kernel == vkspd::Kernel::PlainChain || (m.kernel == vkspd::Kernel::Auto && m.chosenPlain);
         for (const vkspd::OccupancyRecord& r : occupancy)
-            if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half) return &r;
+            if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half && r.plainChain == plain) return &r;
         return nullptr;
     };
     auto occupancyText = [&](const Method& m, VkFormat format) -> std::string {
@@ -827,6 +842,15 @@ int main(int argc, char** argv) {
             return 2;
         }
         columns.push_back(uint32_t(n));
+    }
+    std::vector<uint32_t> tileCounts;
+    for (const std::string& c : split(tilesArg == "none" ? std::string() : tilesArg)) {
+        const int n = std::atoi(c.c_str());
+        if (n < 1 || n > 64 || (n & (n - 1)) != 0) {
+            std::fprintf(stderr, "vkspd-bench: --tiles: %s is not a power of two from 1 to 64\n", c.c_str());
+            return 2;
+        }
+        tileCounts.push_back(uint32_t(n));
     }
     auto wanted = [&](const std::string& name) {
         if (methodsArg.empty()) return true;
@@ -898,12 +922,15 @@ int main(int argc, char** argv) {
             {
                 Method def{"vkspd default", Method::SinglePass};
                 def.fetch = vkspd::Fetch::Auto;
+                def.kernel = vkspd::Kernel::Auto;
                 vkspd::DispatchDescription d;
                 if (vkspd::describeDispatch(context, infoFor(s, def), &d).ok()) {
                     def.chosenFp16 = d.fp16;
                     def.chosenQuad = d.quad;
-                    def.name += std::string(" (") + (d.fp16 ? "fp16" : "fp32") + (d.quad ? " quad" : " lds") +
-                                (d.linearFetch ? " linear" : "") + ")";
+                    def.chosenPlain = d.plainChain;
+                    def.name += std::string(" (") + (d.plainChain ? "plain " : "") + (d.fp16 ? "fp16" : "fp32") +
+                                (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
+                                (d.plainChain ? " tiles " + std::to_string(d.tilesPerGroup) : "") + ")";
                 }
                 methods.push_back(def);
             }
@@ -921,6 +948,33 @@ int main(int argc, char** argv) {
                 m.name += " cols " + std::to_string(n);
                 m.groupColumns = n;
                 methods.push_back(m);
+            }
+            // The plain-chain kernel where the chain is plain: FP16 (where the format allows it)
+            // and FP32, linear-sampler fetch (where allowed) and loads, the library's tiles per
+            // group; then the tiles sweep on the FP16 (else FP32) linear (else load) variant.
+            {
+                std::vector<Method> plain;
+                for (bool half : {true, false}) {
+                    if (half && !fp16) continue;
+                    for (bool lin : {true, false}) {
+                        Method m{std::string("vkspd plain ") + (half ? "fp16" : "fp32") + (lin ? " linear" : " load"),
+                                 Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
+                                 vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
+                        m.kernel = vkspd::Kernel::PlainChain;
+                        vkspd::DispatchDescription pd;
+                        if (vkspd::describeDispatch(context, infoFor(s, m), &pd).ok()) plain.push_back(m);
+                    }
+                }
+                if (!plain.empty()) {
+                    const Method base = plain.front();
+                    for (const Method& m : plain) methods.push_back(m);
+                    for (uint32_t n : tileCounts) {
+                        Method m = base;
+                        m.name += " tiles " + std::to_string(n);
+                        m.tilesPerGroup = n;
+                        methods.push_back(m);
+                    }
+                }
             }
             for (const Method& m : methods) {
                 if (!wanted(m.name)) continue;
@@ -1006,7 +1060,7 @@ int main(int argc, char** argv) {
                     : "");
     std::printf("DenormPreserve: %s\n\n", skipDenormPreserve ? "off (--no-denorm-preserve)"
                                                               : "added where the device supports it");
-    std::printf("%-22s %-12s %-24s %10s %10s %8s %8s %8s %-28s %s\n", "format", "size", "method", "median us", "min us",
+    std::printf("%-22s %-12s %-44s %10s %10s %8s %8s %8s %-28s %s\n", "format", "size", "method", "median us", "min us",
                 "GB/s", "% floor", "x blit", "occupancy", "check");
     std::ostringstream csv, json;
     csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error,occupancy\n";
@@ -1030,7 +1084,7 @@ int main(int argc, char** argv) {
                                                                        : "ok";
         allVerified = allVerified && (it.method.kind == Method::Blit || it.verified);
         const std::string occ = it.method.kind == Method::SinglePass ? occupancyText(it.method, s.format) : "-";
-        std::printf("%-22s %5ux%-6u %-24s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-28s %s\n", formatName(s.format).c_str(), s.width,
+        std::printf("%-22s %5ux%-6u %-44s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-28s %s\n", formatName(s.format).c_str(), s.width,
                     s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, occ.c_str(), check.c_str());
         csv << '"' << g.properties.deviceName << "\",\"" << driver.driverName << ' ' << driver.driverInfo << "\"," << date << ','
             << formatName(s.format) << ',' << s.width << ',' << s.height << ',' << it.method.name << ',' << med << ',' << mn

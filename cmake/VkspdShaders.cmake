@@ -36,6 +36,35 @@ foreach(r RANGE 3)
   vkspd_shader_variant(fp16_quad_${rname} 1 1 ${r})
 endforeach()
 
+# The plain-chain kernel (vkspd_plain.comp): quad only, the built-in reductions, FP16 and FP32.
+# VKSPD_PLAIN_SHADER replaces its source for performance experiments (bench/NOTES.md): a build
+# whose plain-chain kernel is a modified copy, the library and tools otherwise unchanged.
+set(VKSPD_PLAIN_SHADER "" CACHE FILEPATH "Experiments only: another source for the plain-chain kernel")
+if(VKSPD_PLAIN_SHADER)
+  set(VKSPD_PLAIN_SOURCE ${VKSPD_PLAIN_SHADER})
+  message(WARNING "the plain-chain kernel is built from ${VKSPD_PLAIN_SHADER} (an experiment)")
+else()
+  set(VKSPD_PLAIN_SOURCE ${PROJECT_SOURCE_DIR}/shaders/vkspd_plain.comp)
+endif()
+function(vkspd_plain_variant name fp16 reduction)
+  set(out ${VKSPD_SHADER_DIR}/vkspd_plain_${name}.inc)
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${VKSPD_SHADER_DIR}
+    COMMAND ${VKSPD_GLSLC} --target-env=vulkan1.2 -O -fshader-stage=compute
+            -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=${reduction} -mfmt=c
+            -I ${PROJECT_SOURCE_DIR}/shaders -o ${out} ${VKSPD_PLAIN_SOURCE}
+    DEPENDS ${VKSPD_PLAIN_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON}
+    COMMENT "glslc vkspd_plain.comp (${name})"
+    VERBATIM)
+  set(VKSPD_SHADER_OUTPUTS ${VKSPD_SHADER_OUTPUTS} ${out} PARENT_SCOPE)
+endfunction()
+foreach(r RANGE 3)
+  list(GET reductions ${r} rname)
+  vkspd_plain_variant(fp32_${rname} 0 ${r})
+  vkspd_plain_variant(fp16_${rname} 1 ${r})
+endforeach()
+
 # Debug variants for include/vkspd/debug.hpp (average only): a per-tile map at an extra binding,
 # and with VK_NV_shader_sm_builtins the SM and warp ids. Separate outputs: the variants above are
 # compiled exactly as without them.

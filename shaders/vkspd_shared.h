@@ -20,6 +20,9 @@ typedef uint32_t uint;
 #define VKSPD_MAX_STAGES 3
 #define VKSPD_MAX_LEVELS 18
 
+// vkspd_plain.comp: the most stage-0 tiles one workgroup reduces (a strip of a 64x64 block).
+#define VKSPD_MAX_TILES_PER_GROUP 64
+
 // Descriptor bindings (set 0).
 #define VKSPD_BINDING_SOURCE 0    // combined image sampler (2D array view): the base level
 #define VKSPD_BINDING_DEST 1      // storage image[VKSPD_MAX_LEVELS + 1] (2D array views): element
@@ -90,6 +93,8 @@ struct PushConstants {
     uint groupColumns;       // group-ID tiling: 0 = tile (x, y) is group (x, y); N > 0 = groups
                              // walk strips N tiles wide, row by row inside a strip
     StagePush stage[VKSPD_MAX_STAGES];
+    uint tilesPerGroup;      // vkspd_plain.comp: stage-0 tiles per workgroup, a strip along x (a
+                             // power of two up to VKSPD_TILE, so a strip never crosses a block)
 };
 
 #ifdef __cplusplus

@@ -329,6 +329,9 @@ void destroyContextObject(ContextT* c) {
         for (auto& byPrecision : byReduction)
             for (auto& byPath : byPrecision)
                 for (VkPipeline p : byPath) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    for (auto& byReduction : c->plainPipelines)
+        for (auto& byPrecision : byReduction)
+            for (VkPipeline p : byPrecision) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->customReductions)
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->levelPipelines) {
@@ -440,6 +443,25 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
     VkPipeline& p = c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0];
     if (!p) {
         const SpirvBlob blob = embeddedSpirv(reduction, fp16, quad);
+        Result r = createComputePipeline(c, blob.words, blob.bytes, &p, VK_NULL_HANDLE, 0, half);
+        if (!r.ok()) return r;
+    }
+    *out = p;
+    return {};
+}
+
+Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals) {
+    if (fp16 && !c->info.shaderFloat16Enabled)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
+    if (!c->quadSupported)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel needs quad subgroup operations");
+    if (reduction >= VKSPD_REDUCTION_CUSTOM)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
+    std::lock_guard<std::mutex> lock(c->pipelineMutex);
+    const bool half = !halfDenormalFlavourDiffers(c, fp16) || halfDenormals;
+    VkPipeline& p = c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0];
+    if (!p) {
+        const SpirvBlob blob = embeddedPlainSpirv(reduction, fp16);
         Result r = createComputePipeline(c, blob.words, blob.bytes, &p, VK_NULL_HANDLE, 0, half);
         if (!r.ok()) return r;
     }

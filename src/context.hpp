@@ -29,6 +29,8 @@ struct SpirvBlob {
 };
 // reduction: VKSPD_REDUCTION_* below CUSTOM.
 SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad);
+// The plain-chain kernel (shaders/vkspd_plain.comp, quad only) of a built-in reduction.
+SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16);
 SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.hpp's map variants
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
@@ -96,6 +98,8 @@ struct vkspd::ContextT {
     // [reduction][fp16][quad][half denormals preserved where the device can: 1 for formats with
     // half-float denormals, 0 for 8-bit ones]
     VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2][2] = {};
+    // The plain-chain kernel: [reduction][fp16][half denormals], as above (quad only).
+    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2] = {};
     std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
     // Debug-map variants (debug.hpp), created on first use with their own layout (binding 4).
     VkDescriptorSetLayout debugSetLayout = VK_NULL_HANDLE;
@@ -165,6 +169,10 @@ Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
 // device can (halfDenormalsMatter).
 Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool quad,
                           CustomReduction custom, VkPipeline* pipeline, bool halfDenormals = true);
+// The plain-chain pipeline of a built-in reduction (quad), created on first use; `halfDenormals`
+// as for getComputePipeline.
+Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
+                        bool halfDenormals = true);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null).
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

@@ -31,6 +31,10 @@ uint32_t declaredSharedBytes(bool fp16) {
     return texels * (fp16 ? 8u : 16u) + 4u + 16u + 8u + 2u * 16u * 8u;
 }
 
+// The same for shaders/vkspd_plain.comp: sLevel2[2][256] and sLevel5[2][4] texels, sElected[2].
+// Keep in step with the shader.
+uint32_t declaredPlainSharedBytes(bool fp16) { return (2u * 256u + 2u * 4u) * (fp16 ? 8u : 16u) + 2u * 4u; }
+
 bool hasExtension(Context c, const char* name) {
     uint32_t n = 0;
     if (c->fn.vkEnumerateDeviceExtensionProperties(c->info.physicalDevice, nullptr, &n, nullptr) != VK_SUCCESS)
@@ -155,7 +159,7 @@ uint32_t reductionIndex(Reduction r) {
 }
 
 // Reads the driver's statistics of a temporary pipeline of the variant into `record`.
-Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool halfDenormals,
+Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool plain, bool halfDenormals,
                             OccupancyRecord* record) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutablePropertiesKHR"));
@@ -163,7 +167,7 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutableStatisticsKHR"));
     if (!getProperties || !getStatistics)
         return fail(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetPipelineExecutableStatisticsKHR could not be loaded");
-    const SpirvBlob blob = embeddedSpirv(reduction, fp16, quad);
+    const SpirvBlob blob = plain ? embeddedPlainSpirv(reduction, fp16) : embeddedSpirv(reduction, fp16, quad);
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
                                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals);
@@ -264,24 +268,29 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
         std::string limitsSource;
         const SmLimits limits = deviceLimits(c, &smCount, &limitsSource);
         for (Reduction red : reductions)
-            for (int fp16 = 0; fp16 < 2; ++fp16)
-                for (int quad = 0; quad < 2; ++quad)
+            // kind 0..1: the general kernel's LDS and quad variants; 2: the plain-chain kernel.
+            for (int kind = 0; kind < 3; ++kind)
+                for (int fp16 = 0; fp16 < 2; ++fp16)
                 for (int half = 0; half < 2; ++half) {
+                    const bool quad = kind != 0, plain = kind == 2;
                     if (fp16 && !c->info.shaderFloat16Enabled) continue;
                     if (quad && !c->quadSupported) continue;
                     if (half && !halfDenormalFlavourDiffers(c, fp16 != 0)) continue;
                     OccupancyRecord rec;
-                    rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") + (quad ? " quad" : " lds") +
-                                  (half ? " half-denormals" : "");
+                    rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
+                                  (plain ? " plain" : quad ? " quad" : " lds") + (half ? " half-denormals" : "");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
-                    rec.quad = quad != 0;
+                    rec.quad = quad;
+                    rec.plainChain = plain;
                     rec.halfDenormals = half != 0;
                     rec.resources.threadsPerGroup = VKSPD_GROUP_SIZE;
                     rec.resources.subgroupSize = c->subgroupSize;
-                    rec.resources.sharedMemoryPerGroup = declaredSharedBytes(rec.fp16);
+                    rec.resources.sharedMemoryPerGroup =
+                        plain ? declaredPlainSharedBytes(rec.fp16) : declaredSharedBytes(rec.fp16);
                     if (info.pipelineExecutableInfoEnabled) {
-                        Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, rec.halfDenormals, &rec);
+                        Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain,
+                                                        rec.halfDenormals, &rec);
                         if (!r.ok()) {
                             r.message = "queryOccupancy: " + r.message;
                             return r;

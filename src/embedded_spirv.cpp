@@ -54,6 +54,30 @@ const uint32_t kFp16LdsMinMax[] =
 const uint32_t kFp16QuadMinMax[] =
 #include "vkspd_fp16_quad_minmax.inc"
     ;
+const uint32_t kPlainFp32Average[] =
+#include "vkspd_plain_fp32_average.inc"
+    ;
+const uint32_t kPlainFp16Average[] =
+#include "vkspd_plain_fp16_average.inc"
+    ;
+const uint32_t kPlainFp32Min[] =
+#include "vkspd_plain_fp32_min.inc"
+    ;
+const uint32_t kPlainFp16Min[] =
+#include "vkspd_plain_fp16_min.inc"
+    ;
+const uint32_t kPlainFp32Max[] =
+#include "vkspd_plain_fp32_max.inc"
+    ;
+const uint32_t kPlainFp16Max[] =
+#include "vkspd_plain_fp16_max.inc"
+    ;
+const uint32_t kPlainFp32MinMax[] =
+#include "vkspd_plain_fp32_minmax.inc"
+    ;
+const uint32_t kPlainFp16MinMax[] =
+#include "vkspd_plain_fp16_minmax.inc"
+    ;
 const uint32_t kDebugFp32Lds[] =
 #include "vkspd_debug_fp32_lds.inc"
     ;
@@ -102,6 +126,13 @@ const SpirvBlob kCompute[4][2][2] = {
     {{BLOB(kFp32LdsMax), BLOB(kFp32QuadMax)}, {BLOB(kFp16LdsMax), BLOB(kFp16QuadMax)}},
     {{BLOB(kFp32LdsMinMax), BLOB(kFp32QuadMinMax)}, {BLOB(kFp16LdsMinMax), BLOB(kFp16QuadMinMax)}},
 };
+// [reduction][fp16]
+const SpirvBlob kPlain[4][2] = {
+    {BLOB(kPlainFp32Average), BLOB(kPlainFp16Average)},
+    {BLOB(kPlainFp32Min), BLOB(kPlainFp16Min)},
+    {BLOB(kPlainFp32Max), BLOB(kPlainFp16Max)},
+    {BLOB(kPlainFp32MinMax), BLOB(kPlainFp16MinMax)},
+};
 // [smBuiltins][fp16][quad]
 const SpirvBlob kDebug[2][2][2] = {
     {{BLOB(kDebugFp32Lds), BLOB(kDebugFp32Quad)}, {BLOB(kDebugFp16Lds), BLOB(kDebugFp16Quad)}},
@@ -113,6 +144,10 @@ const SpirvBlob kDebug[2][2][2] = {
 
 SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad) {
     return kCompute[reduction < 4 ? reduction : 0][fp16 ? 1 : 0][quad ? 1 : 0];
+}
+
+SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16) {
+    return kPlain[reduction < 4 ? reduction : 0][fp16 ? 1 : 0];
 }
 
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins) {

@@ -5,6 +5,10 @@
 #include <algorithm>
 
 namespace vkspd {
+
+// Vulkan guarantees 128 bytes of push constants (maxPushConstantsSize).
+static_assert(sizeof(shader::PushConstants) <= 128, "push constants beyond Vulkan's guaranteed 128 bytes");
+
 namespace {
 
 // Bit k (1..levels) set when level `first + k - 1` of a tile's last column along this axis reads
@@ -85,6 +89,7 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
         st.kept = uint32_t(data);
         data += uint64_t(st.keptWidth) * st.keptHeight;
     }
+    p.plain = isPlainChain(width, height, levelsBelowBase);
     p.quadLevels12 = p.stages[0].levels >= 2 && width % 2 == 0 && height % 2 == 0 &&
                      mipExtent(width, 1) % 2 == 0 && mipExtent(height, 1) % 2 == 0;
     // The shader indexes counters and data floats of all layers with 32-bit integers.
@@ -102,6 +107,28 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
     return true;
 }
 
+bool isPlainChain(uint32_t width, uint32_t height, uint32_t levelsBelowBase) {
+    for (uint32_t k = 0; k < levelsBelowBase; ++k) {
+        const uint32_t x = mipExtent(width, k), y = mipExtent(height, k);
+        if ((x > 1 && (x & 1u)) || (y > 1 && (y & 1u))) return false;
+    }
+    return true;
+}
+
+uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested) {
+    const uint32_t tilesX = plan.stages[0].tilesX;
+    // More than the row has would only leave threads idle: the smallest power of two covering it.
+    uint32_t cover = 1;
+    while (cover < tilesX && cover < VKSPD_MAX_TILES_PER_GROUP) cover *= 2;
+    if (requested) return std::min(requested, cover);
+    uint32_t k = std::min(kDefaultTilesPerGroup, cover);
+    auto groups = [&](uint32_t per) {
+        return uint64_t((tilesX + per - 1) / per) * plan.stages[0].tilesY * plan.layers;
+    };
+    while (k > 1 && groups(k) < kMinPlainGroups) k /= 2;
+    return k;
+}
+
 shader::PushConstants pushConstantsFor(const Plan& plan) {
     shader::PushConstants pc{};
     pc.extentX = plan.width;
@@ -112,6 +139,7 @@ shader::PushConstants pushConstantsFor(const Plan& plan) {
     pc.channels = plan.channels;
     pc.countersPerLayer = plan.countersPerLayer;
     pc.dataPerLayer = plan.dataPerLayer;
+    pc.tilesPerGroup = plan.tilesPerGroup;
     for (uint32_t s = 0; s < plan.stageCount; ++s) {
         const StagePlan& st = plan.stages[s];
         pc.stage[s].tilesX = st.tilesX;

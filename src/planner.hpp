@@ -33,13 +33,20 @@ struct Plan {
     uint32_t stageCount = 0;          // ceil(levels / 6)
     StagePlan stages[VKSPD_MAX_STAGES];
     bool quadLevels12 = false;        // levels 1 and 2 are plain 2x2 averages
+    // Every level written is a plain 2x2 reduction of the level above: each axis of every level
+    // the dispatch reads (the base .. level `levels`-1) is even or 1. Such chains can run
+    // shaders/vkspd_plain.comp (no tile depends on a neighbour, and every tile of a stage with a
+    // next one makes exactly one texel of the kept level).
+    bool plain = false;
+    // vkspd_plain.comp: stage-0 tiles per workgroup (tilesPerGroupFor); 1 for vkspd.comp.
+    uint32_t tilesPerGroup = 1;
     uint32_t countersPerLayer = 0;    // uints
     uint32_t dataPerLayer = 0;        // texels
     uint64_t counterBytes = 0;        // all layers
     uint64_t dataBytes = 0;           // all layers (at least 16: a binding needs a range)
 
-    // The dispatch: stage 0's tiles, one z per layer.
-    uint32_t groupsX() const { return stages[0].tilesX; }
+    // The dispatch: stage 0's tiles (in strips of tilesPerGroup along x), one z per layer.
+    uint32_t groupsX() const { return (stages[0].tilesX + tilesPerGroup - 1) / tilesPerGroup; }
     uint32_t groupsY() const { return stages[0].tilesY; }
 };
 
@@ -48,6 +55,21 @@ struct Plan {
 // dispatch (empty extent, more levels than the base has or than VKSPD_MAX_LEVELS).
 bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_t layers,
               uint32_t channels, Plan* plan, std::string* error);
+
+// Whether every level of `levelsBelowBase` below a width x height base is a plain 2x2 reduction of
+// the level above (each axis of the base .. level levelsBelowBase-1 even or 1): Plan::plain.
+bool isPlainChain(uint32_t width, uint32_t height, uint32_t levelsBelowBase);
+
+// Tiles per workgroup for the plain-chain kernel of `plan` (Plan::plain): `requested` where it is
+// not 0 (a power of two from 1 to VKSPD_MAX_TILES_PER_GROUP; a caller's bad value is refused
+// before this), else the default rule: the largest of 1, 2, 4 and 8 that leaves at least
+// kMinPlainGroups workgroups over all layers. Never more than the tile columns need. Measured on
+// an H100 (bench/NOTES.md, 2026-11-23 fourth session, runs 4-8): 2048^2 RGBA8 35 us at 4 tiles
+// (256 groups) against 47 at 1 (1024 groups), 4096^2 54-64 us at 8 against 65-67 at 4; at 8192^2
+// and above 4 and 8 are within 2%.
+constexpr uint32_t kDefaultTilesPerGroup = 8;
+constexpr uint32_t kMinPlainGroups = 256;
+uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested);
 
 // The push constants the shader reads for `plan`.
 shader::PushConstants pushConstantsFor(const Plan& plan);

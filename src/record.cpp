@@ -41,6 +41,7 @@ struct Request {
     bool quad = false;
     bool linearFetch = false;     // Fetch::LinearSampler (checked allowed)
     uint32_t groupColumns = 0;    // group-ID tiling strip width, at most the tile columns
+    bool plainKernel = false;     // shaders/vkspd_plain.comp (plan.tilesPerGroup set for it)
     bool hasSource = false;   // MipGenInfo::source is used
     Path path() const { return decision.capability.path; }
 };
@@ -106,6 +107,39 @@ Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
     return r;
 }
 
+// Kernel::PlainChain only where shaders/vkspd_plain.comp computes the request: a plain chain
+// (Plan::plain), the quad path, a built-in reduction, no SourceImage (it has no base-level copy)
+// and no group-ID tiling (only the general kernel walks strips). Called on the single pass once
+// req->quad and req->groupColumns are known. Empty when allowed, else why not.
+std::string plainKernelRefusal(const MipGenInfo& info, const Request& req) {
+    if (!req.plan.plain)
+        return "the mip range is not a plain chain: some level it reads has an odd extent (other than 1)";
+    if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
+    if (req.decision.reduction == VKSPD_REDUCTION_CUSTOM) return "it has no custom reductions";
+    if (req.hasSource) return "it does not read a MipGenInfo::source";
+    if (info.groupColumns != 0) return "group-ID tiling (MipGenInfo::groupColumns) is the general kernel's";
+    return {};
+}
+
+Result checkKernel(const MipGenInfo& info, Request* req) {
+    req->plainKernel = false;
+    req->plan.tilesPerGroup = 1;
+    const uint32_t per = info.tilesPerGroup;
+    if (per > VKSPD_MAX_TILES_PER_GROUP || (per & (per - 1)) != 0)
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::tilesPerGroup " + std::to_string(per) +
+                                          " must be 0 (the library's choice) or a power of two from 1 to " +
+                                          std::to_string(VKSPD_MAX_TILES_PER_GROUP));
+    if (info.kernel == Kernel::General) return {};
+    const std::string refusal = plainKernelRefusal(info, *req);
+    if (!refusal.empty()) {
+        if (info.kernel == Kernel::Auto) return {};
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::PlainChain: " + refusal + "; use Kernel::General or Auto");
+    }
+    req->plainKernel = true;
+    req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per);
+    return {};
+}
+
 Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     if (!c) return fail(VK_ERROR_UNKNOWN, "the context is null");
     if (!contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, deadContextMessage(c));
@@ -120,6 +154,9 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     if (unsigned(info.fetch) > unsigned(Fetch::LinearSampler))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::fetch " + std::to_string(int(info.fetch)) +
                                           " is not a vkspd::Fetch (Auto, Load or LinearSampler)");
+    if (unsigned(info.kernel) > unsigned(Kernel::General))
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::kernel " + std::to_string(int(info.kernel)) +
+                                          " is not a vkspd::Kernel (Auto, PlainChain or General)");
     FormatInfo format;
     if (!getFormatInfo(info.format, &format))
         return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format " + std::to_string(int(info.format)) +
@@ -242,6 +279,8 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     Result fetch = checkFetch(c, info, req);
     if (!fetch.ok()) return fetch;
     req->groupColumns = std::min(info.groupColumns, req->plan.groupsX());
+    Result kernel = checkKernel(info, req);
+    if (!kernel.ok()) return kernel;
     if (info.scratchBuffer) {
         const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
         if (align && info.scratchOffset % align != 0)
@@ -418,6 +457,8 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
     }
     VkPipeline pipeline = VK_NULL_HANDLE;
     if (map) r = getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &pipeline);
+    else if (req.plainKernel)
+        r = getPlainPipeline(c, req.decision.reduction, req.fp16, &pipeline, halfDenormalsMatter(req.decision.format));
     else r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline,
                                 halfDenormalsMatter(req.decision.format));
     if (!r.ok()) return r;
@@ -657,6 +698,8 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
             d->quad = req.quad;
             d->linearFetch = req.linearFetch;
             d->groupColumns = req.groupColumns;
+            d->plainChain = req.plainKernel;
+            d->tilesPerGroup = req.plan.tilesPerGroup;
             d->denormalsPreserved = denormalsPreserved(c, req.fp16, halfDenormalsMatter(req.decision.format));
             for (uint32_t st = 0; st < req.plan.stageCount; ++st)
                 d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
@@ -727,6 +770,12 @@ Result checkDebugRequest(Context c, const MipGenInfo& info, Request* req) {
     if (info.reduction != Reduction::Average)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has a variant for Reduction::Average only");
     if (req->plan.levels == 0) return fail(VK_ERROR_UNKNOWN, "the debug map needs a range with a level to write");
+    if (info.kernel == Kernel::PlainChain)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has variants of the general kernel only "
+                                                  "(Kernel::General or Auto)");
+    // The map is one record per tile of the general kernel (one tile per workgroup).
+    req->plainKernel = false;
+    req->plan.tilesPerGroup = 1;
     return {};
 }
 

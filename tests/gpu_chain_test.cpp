@@ -15,12 +15,14 @@ namespace {
 struct Variant {
     vkspd::Precision precision;
     vkspd::SubgroupPath path;
+    vkspd::Kernel kernel = vkspd::Kernel::Auto;  // Auto: the plain-chain kernel where it applies
 };
 
-const char* name(const Variant& v) {
+std::string name(const Variant& v) {
     bool fp16 = v.precision == vkspd::Precision::FP16;
     bool quad = v.path == vkspd::SubgroupPath::Quad;
-    return fp16 ? (quad ? "fp16/quad" : "fp16/lds") : (quad ? "fp32/quad" : "fp32/lds");
+    return std::string(fp16 ? (quad ? "fp16/quad" : "fp16/lds") : (quad ? "fp32/quad" : "fp32/lds")) +
+           (v.kernel == vkspd::Kernel::General ? "/general" : "");
 }
 
 // Whether the harness device can run the variant for the format.
@@ -43,6 +45,7 @@ std::vector<std::vector<uint8_t>> gpuChain(Harness* h, VkFormat format, uint32_t
     info.createFlags = singlePassFlags(format);
     info.precision = v.precision;
     info.subgroupPath = v.path;
+    info.kernel = v.kernel;
     h->submit([&](VkCommandBuffer cmd) {
         vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
         EXPECT_TRUE(r.ok()) << r.message;
@@ -64,7 +67,7 @@ double expectMatchesReference(VkFormat format, uint32_t w, uint32_t ht,
     const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, 1, tol, name(v));
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(format, &fi);
-    std::printf("[ worst    ] %s %ux%u %s: %g (tolerance %g)\n", fi.name, w, ht, name(v), worst, tol);
+    std::printf("[ worst    ] %s %ux%u %s: %g (tolerance %g)\n", fi.name, w, ht, name(v).c_str(), worst, tol);
     h->destroyImage(img);
     return worst;
 }
@@ -90,13 +93,33 @@ std::string sizeName(const ::testing::TestParamInfo<Size>& info) {
 
 class SizeTest : public GpuTest, public ::testing::WithParamInterface<Size> {};
 
+// At plain sizes the quad variants run the plain-chain kernel (Kernel::Auto); the general
+// kernel's quad variants run there too, named explicitly.
+const Variant kGeneralQuadVariants[] = {
+    {vkspd::Precision::FP32, vkspd::SubgroupPath::Quad, vkspd::Kernel::General},
+    {vkspd::Precision::FP16, vkspd::SubgroupPath::Quad, vkspd::Kernel::General},
+};
+
 TEST_P(SizeTest, Rgba8MatchesReferenceInEveryVariant) {
     const Size s = GetParam();
     auto level0 = randomTexels(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, s.w * 131 + s.h);
+    bool plain = false;
     for (const Variant& v : kVariants) {
         if (!runnable(h, v, VK_FORMAT_R8G8B8A8_UNORM)) continue;
         expectMatchesReference(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, level0, v, h);
+        if (v.path == vkspd::SubgroupPath::Quad) {
+            TestImage probe = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, vkspd::fullMipCount(s.w, s.h), kChainUsage);
+            vkspd::MipGenInfo info = chainInfo(probe);
+            info.precision = v.precision;
+            info.subgroupPath = v.path;
+            vkspd::DispatchDescription d;
+            plain = plain || (vkspd::describeDispatch(h->context, info, &d).ok() && d.plainChain);
+            h->destroyImage(probe);
+        }
     }
+    if (!plain) return;
+    for (const Variant& v : kGeneralQuadVariants)
+        if (runnable(h, v, VK_FORMAT_R8G8B8A8_UNORM)) expectMatchesReference(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, level0, v, h);
 }
 
 INSTANTIATE_TEST_SUITE_P(AwkwardSizes, SizeTest,
@@ -117,7 +140,8 @@ class FormatTest : public GpuTest, public ::testing::WithParamInterface<VkFormat
 
 TEST_P(FormatTest, MatchesReferenceInEveryVariant) {
     const VkFormat format = GetParam();
-    const Size sizes[] = {{63, 65}, {129, 127}, {1, 7}, {2, 2}, {300, 5}};
+    // 2x2 and 32x16 are plain chains (the plain-chain kernel on the quad path), the rest odd.
+    const Size sizes[] = {{63, 65}, {129, 127}, {1, 7}, {2, 2}, {300, 5}, {32, 16}};
     // lavapipe compiles the shader once per variant and image format (about 10 s each on two
     // cores with a cold cache, which CI has): one format per precision class runs all four
     // variants (RGBA8 runs them at every size in SizeTest), the others the variant the library

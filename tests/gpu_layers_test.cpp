@@ -95,8 +95,13 @@ TEST_F(GpuTest, CubeAndCubeArray) {
 
 // --- Partial ranges: everything outside is untouched --------------------------------------------
 
-TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) {
-    const uint32_t w = 301, ht = 157, levels = vkspd::fullMipCount(w, ht), layers = 5;
+namespace {
+
+// Three partial ranges of a w x ht image of 5 layers (see the ranges below): the levels and layers
+// outside each range keep their uploaded content, and the range matches the reference. Returns
+// whether the first range ran on the plain-chain kernel.
+bool checkPartialRanges(Harness* h, uint32_t w, uint32_t ht) {
+    const uint32_t levels = vkspd::fullMipCount(w, ht), layers = 5;
     const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
     TestImage img = h->createImage(format, w, ht, levels, kChainUsage, layers);
     // Every level of every layer starts with its own random content.
@@ -110,8 +115,10 @@ TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) {
     struct Range {
         uint32_t base, count, firstLayer, layerCount;
     };
-    // Base 2 (75x39) writing levels 3..5; layers 1..3. Then base 0 writing only level 1 of layer 4.
+    // Base 2 (a quarter of each axis) writing levels 3..5; layers 1..3. Then base 0 writing only
+    // level 1 of layer 4. Then everything from level 5 of layer 0.
     const Range ranges[] = {{2, 4, 1, 3}, {0, 2, 4, 1}, {5, 0, 0, 1}};
+    bool plain = false;
     for (const Range& r : ranges) {
         h->uploadLevels(img, before, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         vkspd::MipGenInfo info = chainInfo(img);
@@ -120,6 +127,9 @@ TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) {
         info.baseArrayLayer = r.firstLayer;
         info.layerCount = r.layerCount;
         const uint32_t count = r.count ? r.count : levels - r.base;
+        vkspd::DispatchDescription d;
+        EXPECT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+        if (&r == &ranges[0]) plain = d.plainChain;
         auto inRange = [&](uint32_t l, uint32_t layer) {
             return l >= r.base && l < r.base + count && layer >= r.firstLayer &&
                    layer < r.firstLayer + r.layerCount;
@@ -160,7 +170,16 @@ TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) {
                            vkspd::toleranceFor(format, true), "partial range");
     }
     h->destroyImage(img);
+    return plain;
 }
+
+}  // namespace
+
+// Odd sizes: the general kernel.
+TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) { EXPECT_FALSE(checkPartialRanges(h, 301, 157)); }
+
+// A plain chain (512x256, base 2 is 128x64): the plain-chain kernel where the device has quads.
+TEST_F(GpuTest, PartialRangesOfAPlainChainLeaveTheRestUntouched) { EXPECT_EQ(checkPartialRanges(h, 512, 256), h->quad); }
 
 TEST_F(GpuTest, LayerRangeErrorsNameTheRule) {
     TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7, kChainUsage, 6);

@@ -40,7 +40,9 @@ void expectCorrect(Harness* h, Job& j, const char* what) {
 }
 
 // A mix that exercises every kind of counter (edge, corner, election, second stage), both
-// precisions, every built-in reduction and the one-level no-op.
+// precisions, every built-in reduction, the one-level no-op, and both kernels: the last three
+// jobs are plain chains (the plain-chain kernel on the quad path), two of them in two stages
+// (one group elected from strips of tiles).
 std::vector<Job> mixedJobs(Harness* h, uint32_t seed) {
     std::vector<Job> jobs;
     jobs.push_back(makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, seed + 1));
@@ -51,6 +53,8 @@ std::vector<Job> mixedJobs(Harness* h, uint32_t seed) {
     jobs.push_back(makeJob(h, VK_FORMAT_R16_UNORM, 1, 300, seed + 6, vkspd::Reduction::Min));
     jobs.push_back(makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 1, 1, seed + 7));
     jobs.push_back(makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 64, 64, seed + 8));
+    jobs.push_back(makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 256, 256, seed + 9));
+    jobs.push_back(makeJob(h, VK_FORMAT_R32_SFLOAT, 4096, 2, seed + 10, vkspd::Reduction::Min));
     return jobs;
 }
 
@@ -63,20 +67,24 @@ uint32_t stressCalls() {
 
 TEST_F(GpuTest, HundredsOfBackToBackCallsInOneCommandBuffer) {
     // Odd sizes use every kind of counter (edges, corners, the election); 4095x65 has two
-    // stages. Each call reads level 0 and rewrites the rest, so the last one must be right.
-    Job a = makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, 1);
-    Job b = makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 4095, 65, 2);
+    // stages; 512x256 is a plain chain of two stages (the plain-chain kernel on the quad path,
+    // strips of 2 tiles). Each call reads level 0 and rewrites the rest, so the last one must be
+    // right.
+    Job jobs[3] = {makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, 1),
+                   makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 4095, 65, 2),
+                   makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 512, 256, 3)};
+    jobs[2].info.tilesPerGroup = 2;
     h->submit([&](VkCommandBuffer cmd) {
         for (int i = 0; i < 300; ++i) {
-            Job& j = (i % 2) ? b : a;
+            Job& j = jobs[i % 3];
             ASSERT_TRUE(vkspd::generateMips(h->context, cmd, j.info).ok());
             j.info.before = j.info.after;  // the next call starts from where this one left it
         }
     });
-    expectCorrect(h, a, "back-to-back");
-    expectCorrect(h, b, "back-to-back");
-    h->destroyImage(a.image);
-    h->destroyImage(b.image);
+    for (Job& j : jobs) {
+        expectCorrect(h, j, "back-to-back");
+        h->destroyImage(j.image);
+    }
 }
 
 TEST_F(GpuTest, SeveralCommandBuffersInFlightRecordedOnThreads) {

@@ -166,3 +166,81 @@ TEST(Planner, RejectsWhatOneDispatchCannotDo) {
     ASSERT_TRUE(vkspd::makePlan(9, 9, 3, 1, 3, &p, &error)) << error;
     EXPECT_EQ(p.channels, 3u);
 }
+
+// --- The plain-chain kernel (shaders/vkspd_plain.comp) -----------------------------------------
+
+TEST(Planner, PlainChainsHaveEveryAxisEvenOrOneAtEveryLevelRead) {
+    // Square powers of two, their thin cousins, and axes of 1.
+    for (uint32_t s : {2u, 4u, 64u, 4096u, 16384u, 32768u}) EXPECT_TRUE(plan(s, s).plain) << s;
+    EXPECT_TRUE(plan(4096, 1).plain);
+    EXPECT_TRUE(plan(1, 512).plain);
+    EXPECT_TRUE(plan(2048, 2).plain);
+    EXPECT_TRUE(plan(128, 64).plain);
+    EXPECT_TRUE(plan(1, 2).plain);
+    // Full chains of unequal powers of two end on an axis of 1, which is plain (dst = src).
+    EXPECT_TRUE(plan(4096, 1024).plain);
+    // Any odd extent above 1 at a level that is read: not plain.
+    for (auto [w, h] : {std::pair{3u, 5u}, {63u, 65u}, {4095u, 4095u}, {1920u, 1080u}, {3840u, 2160u},
+                        {4096u, 3072u}, {6u, 4u}, {4096u, 4095u}})
+        EXPECT_FALSE(plan(w, h).plain) << w << "x" << h;
+    // A partial range is plain when the levels it reads are: 1920x1080 halves cleanly 3 times
+    // (1080 -> 540 -> 270 -> 135), and 3840x2160 four times.
+    EXPECT_TRUE(plan(1920, 1080, 3).plain);
+    EXPECT_FALSE(plan(1920, 1080, 4).plain);
+    EXPECT_TRUE(plan(3840, 2160, 4).plain);
+    EXPECT_FALSE(plan(3840, 2160, 5).plain);
+    // The rule on its own, and that it only looks at the levels read.
+    EXPECT_TRUE(vkspd::isPlainChain(3, 3, 0));
+    EXPECT_FALSE(vkspd::isPlainChain(3, 3, 1));
+    EXPECT_TRUE(vkspd::isPlainChain(12, 8, 2));   // 12 -> 6 -> 3: level 2 is made from 6
+    EXPECT_FALSE(vkspd::isPlainChain(12, 8, 3));  // level 3 would be made from 3
+}
+
+TEST(Planner, PlainChainsKeepOneTexelPerTileForTheNextStage) {
+    // The kernel counts exactly one kept texel per tile of a stage with a next one: the kept level
+    // of a plain chain is as large as the stage's tile grid.
+    for (auto [w, h] : {std::pair{4096u, 4096u}, {16384u, 64u}, {2u, 8192u}, {32768u, 1024u}, {8192u, 8192u}}) {
+        Plan p = plan(w, h);
+        ASSERT_TRUE(p.plain);
+        for (uint32_t s = 0; s + 1 < p.stageCount; ++s) {
+            EXPECT_EQ(p.stages[s].keptWidth, p.stages[s].tilesX) << w << "x" << h << " stage " << s;
+            EXPECT_EQ(p.stages[s].keptHeight, p.stages[s].tilesY) << w << "x" << h << " stage " << s;
+            EXPECT_EQ(p.stages[s].depMaskX | p.stages[s].depMaskY, 0u);
+        }
+    }
+}
+
+TEST(Planner, TilesPerGroupRuleAndRequests) {
+    // Default: the largest of 1, 2, 4, 8 leaving at least kMinPlainGroups groups.
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 4096), 0), 8u);    // 64x64 tiles -> 8x64 = 512 groups
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(2048, 2048), 0), 4u);    // 32x32 -> 8x32 = 256
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(1024, 1024), 0), 1u);    // 16x16 = 256 already
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(16384, 16384), 0), 8u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(256, 256), 0), 1u);
+    // Layers count: 64 layers of 512x512 are 64x64 tiles.
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(512, 512, UINT32_MAX, 64), 0), 8u);
+    // Never more than the row needs: 3 tile columns are covered by 4.
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(192, 128), 64), 4u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 64), 64u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 2), 2u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(64, 64), 8), 1u);
+    // The default never crosses a 64-tile block and divides 64.
+    for (uint32_t s : {64u, 512u, 2048u, 8192u, 32768u}) {
+        const uint32_t k = vkspd::tilesPerGroupFor(plan(s, s), 0);
+        EXPECT_EQ(64u % k, 0u) << s;
+    }
+}
+
+TEST(Planner, PlainGroupsCoverTheTileRowInStrips) {
+    Plan p = plan(4096, 4096);
+    p.tilesPerGroup = 8;
+    EXPECT_EQ(p.groupsX(), 8u);
+    EXPECT_EQ(p.groupsY(), 64u);
+    p.tilesPerGroup = 64;
+    EXPECT_EQ(p.groupsX(), 1u);
+    Plan q = plan(192, 128);  // 3 tile columns in strips of 2: the last strip has one tile
+    q.tilesPerGroup = 2;
+    EXPECT_EQ(q.groupsX(), 2u);
+    EXPECT_EQ(vkspd::pushConstantsFor(q).tilesPerGroup, 2u);
+    EXPECT_EQ(vkspd::pushConstantsFor(plan(64, 64)).tilesPerGroup, 1u);
+}

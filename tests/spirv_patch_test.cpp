@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -94,6 +95,10 @@ std::vector<Module> computeModules() {
             for (int quad = 0; quad < 2; ++quad)
                 m.push_back({std::string(reductions[r]) + (fp16 ? "_fp16" : "_fp32") + (quad ? "_quad" : "_lds"),
                              words(vkspd::embeddedSpirv(r, fp16 != 0, quad != 0)), fp16 != 0});
+    for (uint32_t r = 0; r < 4; ++r)
+        for (int fp16 = 0; fp16 < 2; ++fp16)
+            m.push_back({std::string(reductions[r]) + (fp16 ? "_fp16" : "_fp32") + "_plain",
+                         words(vkspd::embeddedPlainSpirv(r, fp16 != 0)), fp16 != 0});
     for (int sm = 0; sm < 2; ++sm)
         for (int fp16 = 0; fp16 < 2; ++fp16)
             for (int quad = 0; quad < 2; ++quad)
@@ -259,3 +264,39 @@ TEST(SpirvPatch, RefusesWhatItDoesNotUnderstand) {
 }
 
 }  // namespace
+
+// The level images are an array of storage images; indexing it with anything but a constant needs
+// shaderStorageImageArrayDynamicIndexing, which the library does not require (lavapipe lacks it)
+// and neither the validation layer nor lavapipe reports. Every access chain into the array
+// (binding VKSPD_BINDING_DEST) of every embedded module must have an OpConstant index: the
+// kernels store through constant indices (a switch in vkspd.comp, one constant per stage in
+// vkspd_plain.comp's STORE_LEVEL).
+TEST(EmbeddedSpirv, LevelImagesAreIndexedOnlyByConstants) {
+    constexpr uint32_t kOpConstant = 43, kOpDecorate = 71, kOpAccessChain = 65, kOpInBoundsAccessChain = 66;
+    constexpr uint32_t kDecorationBinding = 33;
+    for (const Module& m : computeModules()) {
+        const std::vector<uint32_t>& w = m.words;
+        std::vector<uint32_t> constants, levelArrays;
+        for (size_t i = 5; i < w.size();) {
+            const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
+            ASSERT_GT(n, 0u) << m.name;
+            if (op == kOpConstant) constants.push_back(w[i + 2]);
+            if (op == kOpDecorate && w[i + 2] == kDecorationBinding && w[i + 3] == VKSPD_BINDING_DEST)
+                levelArrays.push_back(w[i + 1]);
+            i += n;
+        }
+        ASSERT_EQ(levelArrays.size(), 1u) << m.name << ": one variable at the level-image binding";
+        int accesses = 0, dynamic = 0;
+        for (size_t i = 5; i < w.size();) {
+            const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
+            if ((op == kOpAccessChain || op == kOpInBoundsAccessChain) && n >= 5 && w[i + 3] == levelArrays[0]) {
+                ++accesses;
+                if (std::find(constants.begin(), constants.end(), w[i + 4]) == constants.end()) ++dynamic;
+            }
+            i += n;
+        }
+        EXPECT_GT(accesses, 0) << m.name << " stores no level at all?";
+        EXPECT_EQ(dynamic, 0) << m.name << ": " << dynamic << " of " << accesses
+                              << " accesses to the level images use an index that is not a constant";
+    }
+}

@@ -85,6 +85,7 @@ struct OccupancyRecord {
     Reduction reduction = Reduction::Average;  ///< The variant's reduction.
     bool fp16 = false;                 ///< The FP16 variant.
     bool quad = false;                 ///< The quad subgroup variant.
+    bool plainChain = false;           ///< The plain-chain kernel (Kernel::PlainChain; always quad).
     /// An FP16 variant as generateMips builds it for formats with half-float denormals (16-bit
     /// float formats, B10G11R11): with 16-bit DenormPreserve, which can cost registers. Reported
     /// as a second FP16 record where the device preserves half denormals; false for every other
@@ -110,7 +111,8 @@ struct OccupancyQueryInfo {
 };
 
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
-/// Context can run) of each requested reduction, and for each FP16 variant a second record with
+/// Context can run, then FP32/FP16 of the plain-chain kernel where the device has quad operations;
+/// variant names end in "plain") of each requested reduction, and for each FP16 variant a second record with
 /// halfDenormals set where the device preserves 16-bit denormals (the flavour 16-bit float
 /// formats get). The normal pipelines are not touched: driver
 /// statistics come from temporary pipelines destroyed before returning. Errors: a null context

@@ -78,6 +78,22 @@ enum class Fetch {
                     ///< feature). sRGB images are filtered after the sampler's decode, in linear space.
 };
 
+/// Which single-pass shader records the dispatch (tuning; both give the same texels within SPEC
+/// section 3's tolerance, and both are one dispatch with the same scratch).
+enum class Kernel {
+    Auto,        ///< PlainChain wherever its rules below allow it, General everywhere else (never
+                 ///< an error).
+    PlainChain,  ///< shaders/vkspd_plain.comp, for chains where every level is a plain 2x2
+                 ///< reduction of the level above: each axis of the base and of every level read is
+                 ///< even or 1 (square powers of two, 4096x1, and partial ranges of such chains).
+                 ///< A workgroup reduces a strip of `MipGenInfo::tilesPerGroup` 64x64 tiles and
+                 ///< fetches each tile while it reduces the one before (bench/NOTES.md measures
+                 ///< it against General). Needs the quad path, a built-in reduction, no
+                 ///< SourceImage and groupColumns 0; elsewhere generateMips returns an error
+                 ///< naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
+    General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup, exact odd sizes.
+};
+
 /// How each texel of a level is made from the texels of the level above (SPEC section 3).
 enum class Reduction {
     Average,  ///< The exact area-weighted box filter (three taps per axis on odd sizes).
@@ -231,6 +247,14 @@ struct MipGenInfo {
     /// lines of their edges. Any value is valid: N at or above the number of tile columns is the
     /// row-major order of 0. The output does not depend on it.
     uint32_t groupColumns = 0;
+    /// Single pass only: which shader runs (tuning; see Kernel).
+    Kernel kernel = Kernel::Auto;
+    /// Single pass only, tuning: 64x64 tiles of the base level that one workgroup of the
+    /// plain-chain kernel reduces, a strip along x (Kernel::PlainChain). 0 = the library's rule
+    /// (bench/NOTES.md); else a power of two from 1 to 64 (an error otherwise), capped at the tile
+    /// columns of the base. Ignored by the general kernel, which runs one tile per workgroup. The
+    /// output does not depend on it.
+    uint32_t tilesPerGroup = 0;
     /// Optional caller-owned scratch: a buffer with STORAGE_BUFFER usage holding at least
     /// scratchSize(context, info) bytes from scratchOffset (a multiple of
     /// minStorageBufferOffsetAlignment). It must be zero-filled before its first use; the dispatch
@@ -243,7 +267,8 @@ struct MipGenInfo {
 struct DispatchDescription {
     Path path = Path::None;              ///< The path generateMips records (the fields below
                                          ///< describe the single pass; zero for the others).
-    uint32_t groupsX = 0;                ///< Workgroups across (64-texel columns of level base).
+    uint32_t groupsX = 0;                ///< Workgroups across: 64-texel columns of level base,
+                                         ///< divided by tilesPerGroup (rounded up).
     uint32_t groupsY = 0;                ///< Workgroups down (64-texel rows of level base).
     uint32_t groupsZ = 0;                ///< One per layer.
     uint32_t stages = 0;                 ///< Levels 1-6, 7-12, 13-18 of the range: 1, 2 or 3.
@@ -255,6 +280,11 @@ struct DispatchDescription {
                                          ///< dispatch uses it (MipGenInfo::groupColumns, at most
                                          ///< groupsX); 0 = off.
     bool exactOddEdges = false;          ///< Tiles exchange edge partial sums (some level is odd).
+    bool plainChain = false;             ///< The plain-chain kernel runs (Kernel::PlainChain);
+                                         ///< false: the general kernel.
+    uint32_t tilesPerGroup = 0;          ///< Tiles one workgroup reduces: 1 for the general
+                                         ///< kernel, MipGenInfo::tilesPerGroup as resolved for
+                                         ///< the plain-chain kernel.
     bool denormalsPreserved = false;     ///< The single-pass shader declares DenormPreserve for
                                          ///< every float width it computes in (32; and 16 on the
                                          ///< FP16 path, except for 8-bit formats, whose texels a

@@ -256,6 +256,8 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     info.subgroupPath = req.subgroupPath;
     info.fetch = req.fetch;
     info.groupColumns = req.groupColumns;
+    info.kernel = req.kernel;
+    info.tilesPerGroup = req.tilesPerGroup;
     if (vkspd::Result r = vkspd::describeDispatch(context, info, &out->dispatch); !r.ok()) {
         *reason = r.message;
         return false;

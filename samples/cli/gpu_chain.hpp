@@ -22,6 +22,8 @@ struct ChainRequest {
     vkspd::SubgroupPath subgroupPath = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Auto;
     uint32_t groupColumns = 0;
+    vkspd::Kernel kernel = vkspd::Kernel::Auto;
+    uint32_t tilesPerGroup = 0;
     uint32_t benchRuns = 0;  // Timed dispatches after kBenchWarmup untimed ones; 0: no timing.
     bool debugMap = false;   // Also run the debug variant once and read its map (--order-map, --sm-map).
     bool smBuiltins = false; // The device enabled VK_NV_shader_sm_builtins (the map records SM ids).

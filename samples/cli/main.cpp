@@ -48,6 +48,7 @@ std::string describePath(const vkspd::DispatchDescription& d) {
     if (d.path == vkspd::Path::BlitChain) return "blit-chain fallback (approximate at odd sizes)";
     return "one dispatch of " + std::to_string(d.groupsX) + "x" + std::to_string(d.groupsY) + " groups (" +
            (d.fp16 ? "FP16" : "FP32") + ", " + (d.quad ? "quad" : "LDS-only") +
+           (d.plainChain ? ", plain-chain kernel, " + std::to_string(d.tilesPerGroup) + " tiles per group" : "") +
            (d.linearFetch ? ", linear-sampler fetch" : "") +
            (d.groupColumns ? ", strips of " + std::to_string(d.groupColumns) + " tiles" : "") + ")";
 }
@@ -189,6 +190,8 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     req.subgroupPath = o_.subgroupPath;
     req.fetch = o_.fetch;
     req.groupColumns = o_.groupColumns;
+    req.kernel = o_.kernel;
+    req.tilesPerGroup = o_.tilesPerGroup;
     req.benchRuns = o_.benchRuns;
     req.debugMap = !o_.orderMapPath.empty() || !o_.smMapPath.empty();
     req.smBuiltins = g_.smBuiltins;

@@ -174,6 +174,23 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
                 return false;
             }
             o->groupColumns = uint32_t(n);
+        } else if (name == "--kernel") {
+            if (!value(&v)) return false;
+            if (v == "auto") o->kernel = vkspd::Kernel::Auto;
+            else if (v == "plain") o->kernel = vkspd::Kernel::PlainChain;
+            else if (v == "general") o->kernel = vkspd::Kernel::General;
+            else {
+                *error = "--kernel " + v + ": expected auto, plain or general";
+                return false;
+            }
+        } else if (name == "--tiles-per-group") {
+            if (!value(&v)) return false;
+            long n = 0;
+            if (!parseCount(v, 0, 64, &n) || (n & (n - 1)) != 0) {
+                *error = "--tiles-per-group " + v + ": expected 0 (the library's choice) or a power of two from 1 to 64";
+                return false;
+            }
+            o->tilesPerGroup = uint32_t(n);
         } else if (name == "--device") {
             if (!value(&v)) return false;
             long index = 0;
@@ -292,7 +309,14 @@ std::string helpText() {
            "                     quad path, not sRGB); the same output. Default auto: linear on\n"
            "                     NVIDIA where allowed (measured faster there), else load\n"
            "  --group-columns N  group-ID tiling: groups walk strips N tiles wide (default 0: off;\n"
-           "                     the same output)\n"
+           "                     the same output; general kernel only)\n"
+           "  --kernel K         auto, plain or general: the plain-chain kernel (chains whose every\n"
+           "                     level is a 2x2 reduction: each axis of every level read even or 1,\n"
+           "                     such as square powers of two; quad path, built-in reductions) or\n"
+           "                     the general kernel (every size); the same output. Default auto:\n"
+           "                     plain where it applies\n"
+           "  --tiles-per-group N  plain-chain kernel: 64x64 tiles one group reduces, a power of\n"
+           "                     two from 1 to 64 (default 0: the library's choice); the same output\n"
            "  --device N|NAME    device by index or by part of its name (default: the first\n"
            "                     discrete GPU, else any GPU, else the CPU implementation lavapipe)\n"
            "  --list-devices     list the Vulkan devices with their index and exit\n"

@@ -47,6 +47,8 @@ struct Options {
     vkspd::SubgroupPath subgroupPath = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Auto;  // --fetch
     uint32_t groupColumns = 0;                // --group-columns
+    vkspd::Kernel kernel = vkspd::Kernel::Auto;  // --kernel
+    uint32_t tilesPerGroup = 0;               // --tiles-per-group
     vkspd_tools::GpuOptions device;
     bool listDevices = false;
     bool verify = false;

@@ -303,9 +303,21 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     EXPECT_EQ(load.fetch, vkspd::Fetch::Load);
     ASSERT_TRUE(parse({"--fetch", "linear", "--fetch", "auto"}, &autoFetch, &why)) << why;
     EXPECT_EQ(autoFetch.fetch, vkspd::Fetch::Auto);
+    // The kernel and the plain-chain kernel's tiles per group (defaults: the library's choice).
+    EXPECT_EQ(d.kernel, vkspd::Kernel::Auto);
+    EXPECT_EQ(d.tilesPerGroup, 0u);
+    Options plain, general;
+    ASSERT_TRUE(parse({"--kernel", "plain", "--tiles-per-group", "16"}, &plain, &why)) << why;
+    EXPECT_EQ(plain.kernel, vkspd::Kernel::PlainChain);
+    EXPECT_EQ(plain.tilesPerGroup, 16u);
+    ASSERT_TRUE(parse({"--kernel", "general", "--tiles-per-group", "0", "--kernel=auto"}, &general, &why)) << why;
+    EXPECT_EQ(general.kernel, vkspd::Kernel::Auto);
+    EXPECT_EQ(general.tilesPerGroup, 0u);
     for (std::vector<const char*> bad : {std::vector<const char*>{"--format", "rgb5"}, {"--bench", "x"}, {"--device"},
                                          {"--verify=yes"}, {"--srgb", "--linear"}, {"--random", "0x4"}, {"-x"},
-                                         {"--fetch", "bilinear"}, {"--group-columns", "-1"}}) {
+                                         {"--fetch", "bilinear"}, {"--group-columns", "-1"}, {"--kernel", "fast"},
+                                         {"--kernel"}, {"--tiles-per-group", "3"}, {"--tiles-per-group", "128"},
+                                         {"--tiles-per-group", "-4"}}) {
         Options b;
         EXPECT_FALSE(parse(bad, &b, &why)) << bad[0];
         EXPECT_FALSE(why.empty());

@@ -1,0 +1,225 @@
+// The plain-chain kernel (Kernel::PlainChain, shaders/vkspd_plain.comp) against the CPU reference:
+// plain sizes from one tile to three stages, square and thin, every tiles-per-group choice, FP16
+// and FP32, texel loads and the linear sampler, the reductions and layers (partial ranges:
+// gpu_layers_test.cpp; repeated and concurrent dispatches: gpu_stress_test.cpp's mixed jobs); which
+// requests Auto gives it, and the errors for those it cannot run.
+#include "vulkan_harness.hpp"
+
+#include <vkspd/debug.hpp>
+
+#include <cstdio>
+#include <cstring>
+
+using namespace vkspd_test;
+
+namespace {
+
+struct PlainRun {
+    VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+    uint32_t width = 0, height = 0, layers = 1;
+    vkspd::Precision precision = vkspd::Precision::FP16;  // FP32 where the format or device cannot
+    vkspd::Fetch fetch = vkspd::Fetch::Load;
+    vkspd::Reduction reduction = vkspd::Reduction::Average;
+    uint32_t tilesPerGroup = 0;
+};
+
+std::string nameOf(const PlainRun& r) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(r.format, &fi);
+    return std::string(fi.name) + " " + std::to_string(r.width) + "x" + std::to_string(r.height) +
+           (r.layers > 1 ? "x" + std::to_string(r.layers) + " layers" : "") +
+           (r.precision == vkspd::Precision::FP16 ? " fp16" : " fp32") +
+           (r.fetch == vkspd::Fetch::LinearSampler ? " linear" : " load") + " tiles " + std::to_string(r.tilesPerGroup);
+}
+
+vkspd::ReferenceOptions optionsFor(vkspd::Reduction reduction) {
+    vkspd::ReferenceOptions o;
+    o.reduction = reduction;
+    return o;
+}
+
+// One full chain with the plain-chain kernel named explicitly; checks that describeDispatch
+// reports it (with the resolved tiles per group and the strips' group count) and compares every
+// level of every layer with the reference. Returns the worst error.
+double expectPlainChainMatches(Harness* h, PlainRun run) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(run.format, &fi);
+    if (run.precision == vkspd::Precision::FP16 && !(h->fp16 && fi.fp16Capable)) run.precision = vkspd::Precision::FP32;
+    const std::string what = nameOf(run);
+    TestImage img = h->createImage(run.format, run.width, run.height, vkspd::fullMipCount(run.width, run.height),
+                                   kChainUsage, run.layers, singlePassFlags(run.format));
+    std::vector<uint8_t> level0;
+    for (uint32_t l = 0; l < run.layers; ++l) {
+        auto layer = randomTexels(run.format, run.width, run.height, run.width * 7 + run.height * 13 + l);
+        level0.insert(level0.end(), layer.begin(), layer.end());
+    }
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.createFlags = singlePassFlags(run.format);
+    info.precision = run.precision;
+    info.subgroupPath = vkspd::SubgroupPath::Quad;
+    info.fetch = run.fetch;
+    info.reduction = run.reduction;
+    info.kernel = vkspd::Kernel::PlainChain;
+    info.tilesPerGroup = run.tilesPerGroup;
+    vkspd::DispatchDescription d;
+    vkspd::Result r = vkspd::describeDispatch(h->context, info, &d);
+    EXPECT_TRUE(r.ok()) << what << ": " << r.message;
+    if (!r.ok()) {
+        h->destroyImage(img);
+        return 0;
+    }
+    EXPECT_TRUE(d.plainChain) << what;
+    const uint32_t tilesX = (run.width + 63) / 64;
+    if (run.tilesPerGroup) {
+        uint32_t cover = 1;
+        while (cover < tilesX) cover *= 2;
+        EXPECT_EQ(d.tilesPerGroup, std::min(run.tilesPerGroup, cover)) << what;
+    }
+    EXPECT_EQ(d.groupsX, (tilesX + d.tilesPerGroup - 1) / d.tilesPerGroup) << what;
+    EXPECT_EQ(d.groupsY, (run.height + 63) / 64) << what;
+    EXPECT_EQ(d.groupsZ, run.layers) << what;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(g.ok()) << what << ": " << g.message;
+    });
+    auto gpu = h->readLevels(img);
+    EXPECT_EQ(std::memcmp(gpu[0].data(), level0.data(), level0.size()), 0) << what << ": level 0 was modified";
+    const double tol = run.reduction == vkspd::Reduction::Average
+                           ? vkspd::toleranceFor(run.format, run.precision == vkspd::Precision::FP16)
+                           : 0.0;
+    const double worst =
+        expectChainMatches(img, gpu, 0, img.levels, 0, run.layers, tol, what, optionsFor(run.reduction));
+    std::printf("[ worst    ] %s: %g (tolerance %g)\n", what.c_str(), worst, tol);
+    h->destroyImage(img);
+    return worst;
+}
+
+}  // namespace
+
+// Every plain shape: one tile that stops after levels 1-5, a tile of 64x64 (levels 1-6 and the
+// deferred level 6), several tiles in one stage, two stages, three stages (16384x4: four stage-1
+// groups elected, one stage 2), and axes of one texel (the 2x2 footprint takes that texel twice).
+TEST_F(GpuTest, PlainChainSizesMatchTheReference) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    const uint32_t sizes[][2] = {{2, 2},    {4, 4},   {8, 8},     {32, 32},   {64, 64},    {128, 64},
+                                 {64, 128}, {256, 256}, {1, 512}, {512, 1},   {2048, 2},   {2, 2048},
+                                 {1, 2},    {4096, 1}, {16384, 4}};
+    for (const auto& s : sizes) {
+        const VkFormat rgba8 = VK_FORMAT_R8G8B8A8_UNORM;
+        expectPlainChainMatches(h, {rgba8, s[0], s[1], 1, vkspd::Precision::FP16, vkspd::Fetch::Load});
+        expectPlainChainMatches(h, {rgba8, s[0], s[1], 1, vkspd::Precision::FP32, vkspd::Fetch::Load});
+        expectPlainChainMatches(h, {VK_FORMAT_R8G8B8A8_UNORM, s[0], s[1], 1, vkspd::Precision::FP16,
+                                    vkspd::Fetch::LinearSampler});
+    }
+    // Half floats through the linear sampler, and FP32 of a float format.
+    expectPlainChainMatches(h, {VK_FORMAT_R16G16B16A16_SFLOAT, 256, 128, 1, vkspd::Precision::FP16,
+                                vkspd::Fetch::LinearSampler});
+    expectPlainChainMatches(h, {VK_FORMAT_R32G32B32A32_SFLOAT, 128, 256, 1, vkspd::Precision::FP32,
+                                vkspd::Fetch::Load});
+}
+
+// A group reduces a strip of tiles, fetching each one while it reduces the one before: strips of
+// 1 to 8 tiles over 8 tile columns, 64 (capped at 8), and 16 and 4 over a row of 16 tiles whose
+// level 6 starts a second stage; the output must not change.
+TEST_F(GpuTest, PlainChainTilesPerGroupKeepTheOutput) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    for (uint32_t tiles : {1u, 2u, 4u, 8u, 64u})
+        expectPlainChainMatches(h, {VK_FORMAT_R8G8B8A8_UNORM, 512, 256, 1, vkspd::Precision::FP16,
+                                    vkspd::Fetch::LinearSampler, vkspd::Reduction::Average, tiles});
+    for (uint32_t tiles : {16u, 4u})
+        expectPlainChainMatches(h, {VK_FORMAT_R16G16B16A16_SFLOAT, 1024, 64, 1, vkspd::Precision::FP32,
+                                    vkspd::Fetch::Load, vkspd::Reduction::Average, tiles});
+}
+
+// Min, Max and MinMax take every texel of each 2x2 footprint: bit-exact, FP16 and FP32, over two
+// stages and strips of tiles.
+TEST_F(GpuTest, PlainChainReductionsAreBitExact) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    for (vkspd::Precision p : {vkspd::Precision::FP16, vkspd::Precision::FP32}) {
+        expectPlainChainMatches(h, {VK_FORMAT_R16G16B16A16_SFLOAT, 512, 128, 1, p, vkspd::Fetch::Load,
+                                    vkspd::Reduction::Min, 2});
+        expectPlainChainMatches(h, {VK_FORMAT_R16G16B16A16_SFLOAT, 128, 512, 1, p, vkspd::Fetch::Load,
+                                    vkspd::Reduction::Max});
+        expectPlainChainMatches(h, {VK_FORMAT_R32G32_SFLOAT, 4096, 2, 1, p, vkspd::Fetch::Load,
+                                    vkspd::Reduction::MinMax, 8});
+    }
+}
+
+// Layers are the dispatch's z, each with its own counters and kept texels: 6 layers of two stages
+// in strips of 2 tiles.
+TEST_F(GpuTest, PlainChainLayersMatchTheReference) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    expectPlainChainMatches(h, {VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 6, vkspd::Precision::FP16, vkspd::Fetch::Load,
+                                vkspd::Reduction::Average, 2});
+}
+
+// Auto takes the plain-chain kernel exactly where it applies; explicit requests it cannot run are
+// errors naming the rule, and nothing is recorded for them.
+TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
+    TestImage plain = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 256, 128, 9, kChainUsage);
+    TestImage odd = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 255, 128, 8, kChainUsage);
+    vkspd::DispatchDescription d;
+    vkspd::MipGenInfo info = chainInfo(plain);
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    EXPECT_EQ(d.plainChain, h->quad);
+    EXPECT_EQ(d.tilesPerGroup, 1u);  // 8 tiles: too few for strips under the default rule
+    info.kernel = vkspd::Kernel::General;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    EXPECT_FALSE(d.plainChain);
+    EXPECT_EQ(d.groupsX, 4u);
+    EXPECT_EQ(d.tilesPerGroup, 1u);
+    info.tilesPerGroup = 4;  // ignored by the general kernel
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    EXPECT_EQ(d.groupsX, 4u);
+    // Auto falls back to the general kernel without an error where the plain one cannot run.
+    vkspd::MipGenInfo autoOdd = chainInfo(odd);
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, autoOdd, &d).ok());
+    EXPECT_FALSE(d.plainChain);
+    vkspd::MipGenInfo autoLds = chainInfo(plain);
+    autoLds.subgroupPath = vkspd::SubgroupPath::LdsOnly;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, autoLds, &d).ok());
+    EXPECT_FALSE(d.plainChain);
+    vkspd::MipGenInfo autoCols = chainInfo(plain);
+    autoCols.groupColumns = 2;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, autoCols, &d).ok());
+    EXPECT_FALSE(d.plainChain);
+    // A partial range that reads only even levels of an odd-later chain is plain.
+    TestImage hd = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 4, kChainUsage);
+    vkspd::MipGenInfo part = chainInfo(hd);
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, part, &d).ok());
+    EXPECT_EQ(d.plainChain, h->quad);  // 1920x1080 to 240x135: every level read is even
+
+    auto expectError = [&](const vkspd::MipGenInfo& bad, VkResult code, const char* rule) {
+        vkspd::Result r = vkspd::describeDispatch(h->context, bad, &d);
+        EXPECT_EQ(r.vkResult, code) << r.message;
+        EXPECT_NE(r.message.find(rule), std::string::npos) << r.message;
+        h->submit([&](VkCommandBuffer cmd) { EXPECT_FALSE(vkspd::generateMips(h->context, cmd, bad).ok()); });
+    };
+    vkspd::MipGenInfo bad = chainInfo(odd);
+    bad.kernel = vkspd::Kernel::PlainChain;
+    expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "is not a plain chain");
+    bad = chainInfo(plain);
+    bad.kernel = vkspd::Kernel::PlainChain;
+    bad.subgroupPath = vkspd::SubgroupPath::LdsOnly;
+    expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs the quad path");
+    bad = chainInfo(plain);
+    bad.kernel = vkspd::Kernel::PlainChain;
+    bad.groupColumns = 2;
+    expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "group-ID tiling");
+    bad = chainInfo(plain);
+    bad.kernel = static_cast<vkspd::Kernel>(9);
+    expectError(bad, VK_ERROR_UNKNOWN, "is not a vkspd::Kernel");
+    for (uint32_t tiles : {3u, 128u, 12u}) {
+        bad = chainInfo(plain);
+        bad.tilesPerGroup = tiles;
+        expectError(bad, VK_ERROR_UNKNOWN, "must be 0 (the library's choice) or a power of two from 1 to 64");
+    }
+    // The debug map is a variant of the general kernel.
+    bad = chainInfo(plain);
+    bad.kernel = vkspd::Kernel::PlainChain;
+    EXPECT_EQ(vkspd::debugMapSize(h->context, bad), 0u);
+    h->destroyImage(plain);
+    h->destroyImage(odd);
+    h->destroyImage(hd);
+}
