@@ -41,9 +41,10 @@ const char* kUsageText =
     "run; interleaved, GPU timestamps, the L2 evicted before each item, median and minimum.\n"
     "The floor is timed in every repetition: its range is printed, and a spread over 10% (the\n"
     "GPU's bandwidth changed during the run) is flagged as a warning.\n"
-    "Each vkspd method is first checked against the CPU reference: every texel of every level up\n"
-    "to 4096x4096 texels, above that 2048 sampled texels per level (corners, last row and\n"
-    "column, random) against a reference computed at those texels only. One dispatch per level is checked against a reference that\n"
+    "Each vkspd method is first checked against the CPU reference, every level below the base\n"
+    "poisoned before it runs: every texel of every level up to 4096x4096 texels, above that 2048\n"
+    "sampled texels per level (corners, last row and column, random) against a reference\n"
+    "computed at those texels only. One dispatch per level is checked against a reference that\n"
     "rounds every level, as that method does (sampled: the exact chain, with its tolerance per\n"
     "level). Exit code 1 if a check fails.\n"
     "Methods: blit chain, dispatch per level, vkspd default (every option Auto: what\n"
@@ -637,6 +638,13 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     }
     Buffer readback = makeBuffer(run.g, std::max<VkDeviceSize>(total, 16), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
     VkCommandBuffer cmd = run.begin();
+    // Every level below the base is poisoned first (clamped to 0 or 1 in normalized formats, huge
+    // in float ones), so a level the method does not write fails here instead of passing on what
+    // the previous method wrote into the same image.
+    const VkClearColorValue poison{{-12345.0f, 12345.0f, -12345.0f, 12345.0f}};
+    const VkImageSubresourceRange below{VK_IMAGE_ASPECT_COLOR_BIT, 1, s.levels - 1, 0, 1};
+    if (s.levels > 1) vkCmdClearColorImage(cmd, s.image, kGeneral, &poison, 1, &below);
+    fullBarrier(cmd);
     bool ok = recordVkspd(context, cmd, s, m);
     fullBarrier(cmd);
     for (uint32_t l = 1; l < s.levels; ++l)
