@@ -41,7 +41,9 @@ void expectTunedChainMatches(Harness* h, VkFormat format, uint32_t w, uint32_t h
     vkspd::Result r = vkspd::describeDispatch(h->context, info, &d);
     ASSERT_TRUE(r.ok()) << r.message;
     // Auto is the vendor's pick (LinearSampler on NVIDIA where allowed): either is right here.
-    if (t.fetch != vkspd::Fetch::Auto) EXPECT_EQ(d.linearFetch, t.fetch == vkspd::Fetch::LinearSampler);
+    if (t.fetch != vkspd::Fetch::Auto) {
+        EXPECT_EQ(d.linearFetch, t.fetch == vkspd::Fetch::LinearSampler);
+    }
     EXPECT_EQ(d.groupColumns, std::min(t.groupColumns, d.groupsX));
     h->submit([&](VkCommandBuffer cmd) {
         vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
