@@ -726,8 +726,8 @@ bool writeSvg(const std::string& path, const std::string& title, const std::vect
 int main(int argc, char** argv) {
     int deviceIndex = -1;
     uint32_t reps = 30, copyMib = 1024, evictMib = 256;
-    std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir, methodsArg, colsArg = "1,2,4,8,16",
-                                                                        tilesArg = "1,2,4,8,16";
+    std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir, methodsArg, colsArg = "1,2,4,8,16";
+    std::string tilesArg = "1,2,4,8,16";
     uint32_t levelsBelow = 64;
     bool sampledOnly = false;
     bool skipDenormPreserve = false;
