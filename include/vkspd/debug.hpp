@@ -111,10 +111,10 @@ struct OccupancyQueryInfo {
 };
 
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
-/// Context can run, then FP32/FP16 of the plain-chain kernel where the device has quad operations;
-/// variant names end in "plain") of each requested reduction, and for each FP16 variant a second record with
-/// halfDenormals set where the device preserves 16-bit denormals (the flavour 16-bit float
-/// formats get). The normal pipelines are not touched: driver
+/// Context can run, then FP32/FP16 of the plain-chain kernel where the device has quad
+/// operations; their names say "plain") of each requested reduction, and for each FP16 variant a
+/// second record with halfDenormals set where the device preserves 16-bit denormals (the flavour
+/// 16-bit float formats get). The normal pipelines are not touched: driver
 /// statistics come from temporary pipelines destroyed before returning. Errors: a null context
 /// or output, Reduction::Custom in the list, a Vulkan error creating a pipeline.
 Result queryOccupancy(Context context, const OccupancyQueryInfo& info,

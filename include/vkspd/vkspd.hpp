@@ -86,9 +86,10 @@ enum class Kernel {
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where every level is a plain 2x2
                  ///< reduction of the level above: each axis of the base and of every level read is
                  ///< even or 1 (square powers of two, 4096x1, and partial ranges of such chains).
-                 ///< A workgroup reduces a strip of `MipGenInfo::tilesPerGroup` 64x64 tiles and
-                 ///< fetches each tile while it reduces the one before (bench/NOTES.md measures
-                 ///< it against General). Needs the quad path, a built-in reduction, no
+                 ///< A workgroup reduces a strip of `MipGenInfo::tilesPerGroup` 64x64 tiles, its
+                 ///< fetches two steps ahead of the step it reduces, across tiles
+                 ///< (docs/DESIGN.md section 6; bench/NOTES.md measures it against General).
+                 ///< Needs the quad path, a built-in reduction, no
                  ///< SourceImage and groupColumns 0; elsewhere generateMips returns an error
                  ///< naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
     General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup, exact odd sizes.
