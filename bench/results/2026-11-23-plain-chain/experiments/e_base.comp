@@ -1,0 +1,2 @@
+#version 460
+#include "plain_exp.glsl"

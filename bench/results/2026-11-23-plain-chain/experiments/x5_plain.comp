@@ -1,0 +1,285 @@
+#version 460
+// Run 5 experiment (timing only): shaders/vkspd_plain.comp as landed (SPD order, rolling fetch)
+// with switches read from pc.groupColumns, set per bench method by x3-bench-and-record.patch
+// ('cols N' methods: this kernel, 8 tiles per group, linear fetch). N = 1 + the sum of:
+//   2  the elected group stops after its election (no later stage is computed)
+//   4  no arrival and no kept texels (nobody is elected)
+//   8  the elected group takes no device-scope acquire fence
+//   16 the arrival is a relaxed atomic (no release)
+//   32 later stages issue all sixteen data loads of a thread before the first is used
+// Only N = 1 gives the right texels.
+// vkspd single pass for plain chains: every level of the dispatch is a plain 2x2 reduction of the
+// level above, because each axis of every level it reads is even or 1 (square powers of two and
+// their partial ranges: 4096x4096, 8192x8192, 2048x1, ...). vkspd.comp runs every other size; both
+// share vkspd_common.glsl, the bindings and the push constants, and produce the same texels.
+//
+// What differs from vkspd.comp, for memory throughput (bench/NOTES.md, 2026-11-23, fourth
+// session):
+// - A workgroup reduces a strip of pc.tilesPerGroup 64x64 tiles, one after the other, with one
+//   election arrival per strip; its fetches run two steps ahead of the step being reduced, across
+//   tile boundaries, so they stay in flight through the stores, exchanges and barrier of a tile
+//   without holding a whole tile in registers.
+// - Level 1 is fetched and stored in FidelityFX SPD's order (at step j, the lane at Morton
+//   position m takes texel m + 16 (j & 1, j >> 1) of the tile): each fetch and store of a warp
+//   covers a contiguous block, whole 32-byte sectors. (One thread per 2x2 block touched a quarter
+//   or an eighth of a sector per store: the level-1 stores were the largest cost, run 3.)
+// - Each quad reduces its 2x2 block of a step to level 2 (shared memory); after one workgroup
+//   barrier per tile, 16 lanes make levels 3-5 (each from a 4x4 block of level 2, level 5 across
+//   quads), and the first lane makes level 6 after the next tile's barrier.
+// The election cascades as in vkspd.comp: the last group to finish a 64x64 block of tiles reduces
+// that block's level-6 texels (stage 1), and so on; no group ever waits for another.
+//
+// Build-time switches as vkspd.comp: VKSPD_FP16, VKSPD_QUAD (must be 1), VKSPD_REDUCTION (not
+// VKSPD_REDUCTION_CUSTOM).
+#if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD) || !defined(VKSPD_REDUCTION)
+#error "Missing required macro VKSPD_FP16, VKSPD_QUAD or VKSPD_REDUCTION"
+#endif
+#if !VKSPD_QUAD
+#error "vkspd_plain.comp needs quad subgroup operations (VKSPD_QUAD=1)"
+#endif
+
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_quad : require
+#extension GL_GOOGLE_include_directive : require
+#if VKSPD_FP16
+#extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
+#endif
+#pragma use_vulkan_memory_model
+
+#include "vkspd_shared.h"
+
+layout(local_size_x = VKSPD_GROUP_SIZE) in;
+
+#include "vkspd_common.glsl"
+
+// Level 2 of a tile (16x16) and level 5 (2x2), two copies by tile parity: the next tile's levels
+// are written while the lanes that finish this one still read it, with one barrier per tile.
+shared VEC sLevel2[2][256];
+shared VEC sLevel5[2][4];
+// Whether this group's arrival completed a block of the next stage, by stage parity.
+shared uint sElected[2];
+
+// The 2x2 reduction of texels a (x, y), b (x+1, y), c (x, y+1), d (x+1, y+1) of a level of extent
+// `above`. On an axis of one texel the destination is that texel (SPEC section 3, s == 1): the
+// column or row past it does not exist, so its place is taken by the first.
+vec4 reduce2x2(vec4 a, vec4 b, vec4 c, vec4 d, uvec2 above) {
+    if (above.x == 1u) {
+        b = a;
+        d = c;
+    }
+    if (above.y == 1u) {
+        c = a;
+        d = b;
+    }
+    return reduce4f(a, b, c, d);
+}
+
+bool xsw(uint bit) { return (pc.groupColumns & bit) != 0u; }
+
+// Offset j (0..3) in a 2x2 block: (j & 1, j >> 1), the order of a quad's lanes and of the steps.
+ivec2 blockOffset(int j) { return ivec2(j & 1, j >> 1); }
+
+// The level-1 texel (relative to the tile) of the lane at Morton position m at step j: SPD's order,
+// so a step of a quad is a 2x2 block and a step of a warp a contiguous 8x4 block.
+ivec2 levelOneTexel(ivec2 m, int j) { return m + 16 * blockOffset(j); }
+
+// Every value stored here is within the half range: level 1 of stage 0 comes from the source
+// (FP16 variants only run formats whose values are, FormatInfo::fp16Capable), later stages' level
+// 1 is a mean of kept values that are, and everything else went through toReal.
+void storeIfInside(int level, ivec2 g, vec4 v) {
+    if (all(lessThan(g, ivec2(levelExtent(level))))) storeLevelInRange(level, g, v);
+}
+
+// Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
+// sample at the shared corner of its 2x2 (VKSPD_FLAG_LINEAR_FETCH; the sampler clamps to the
+// edge), or four texel fetches at coordinates clamped to the image. Texels past the image are
+// never stored, and an axis of one texel reads its only texel twice, which is its reduction.
+vec4 fetchSourceStep(ivec2 tile, ivec2 m, int j) {
+    uvec2 s0 = levelExtent(0);
+    ivec2 t = 2 * (tile * 32 + levelOneTexel(m, j));
+    // (A product with the reciprocal is within an ulp of the corner; the sampler keeps
+    // subTexelPrecisionBits of it, so the weights stay exactly 1/2, as in vkspd.comp.)
+    if ((pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u)
+        return textureLod(sourceLevel, vec3((vec2(t) + 1.0) * (1.0 / vec2(s0)), float(gLayer)), 0.0);
+    ivec2 hi = ivec2(s0) - 1;
+    return reduce4f(sourceTexel(min(t, hi)), sourceTexel(min(t + ivec2(1, 0), hi)),
+                    sourceTexel(min(t + ivec2(0, 1), hi)), sourceTexel(min(t + ivec2(1, 1), hi)));
+}
+
+// The same for tile `tile` of a later stage, from the texels the previous stage kept (full
+// precision, in the data buffer).
+vec4 fetchKeptStep(int stage, ivec2 tile, ivec2 m, int j) {
+    int level = VKSPD_TILE_LEVELS * stage;
+    uint kept = pc.stage[stage - 1].kept;
+    ivec2 hi = ivec2(levelExtent(level)) - 1;
+    ivec2 t = 2 * (tile * 32 + levelOneTexel(m, j));
+    return reduce4f(loadData(keptTexel(kept, level, min(t, hi))), loadData(keptTexel(kept, level, min(t + ivec2(1, 0), hi))),
+                    loadData(keptTexel(kept, level, min(t + ivec2(0, 1), hi))),
+                    loadData(keptTexel(kept, level, min(t + ivec2(1, 1), hi))));
+}
+
+// Step j of a tile whose source is level `base`: this lane's level-1 texel v is stored, and its
+// quad (a 2x2 block) reduced to the level-2 texel that the quad's first lane stores and puts in
+// shared memory for the levels after it.
+void stepLevels(int base, int levels, ivec2 tile, ivec2 m, int j, vec4 v, int parity) {
+    ivec2 p1 = levelOneTexel(m, j);
+    storeIfInside(base + 1, tile * 32 + p1, v);
+    if (levels < 2) return;
+    VEC own = VEC(v), h, w, d;
+    quadNeighbours(own, h, w, d);
+    VEC r = toReal(reduce2x2(vec4(own), vec4(h), vec4(w), vec4(d), levelExtent(base + 1)));
+    if (((m.x | m.y) & 1) == 0) {
+        ivec2 p2 = p1 >> 1;
+        storeIfInside(base + 2, tile * 16 + p2, vec4(r));
+        if (levels >= 3) sLevel2[parity][p2.y * 16 + p2.x] = r;
+    }
+}
+
+// Levels 3-5 of a tile from its level 2 in shared memory (after the barrier that follows its
+// steps): lanes 0..15, in Morton order over 4x4, each make the 2x2 level-3 texels of a 4x4 block
+// of level 2 and the level-4 texel above them; quads make level 5, which goes to shared memory
+// for level 6.
+void tailLevels(int base, int levels, ivec2 tile, uint lane, int parity) {
+    if (lane >= 16u) return;
+    ivec2 q = mortonPosition(lane);
+    uvec2 e2 = levelExtent(base + 2);
+    vec4 l3[4];
+    for (int j = 0; j < 4; ++j) {
+        ivec2 p3 = 2 * q + blockOffset(j);
+        int i = 32 * p3.y + 2 * p3.x;
+        l3[j] = vec4(toReal(reduce2x2(vec4(sLevel2[parity][i]), vec4(sLevel2[parity][i + 1]),
+                                      vec4(sLevel2[parity][i + 16]), vec4(sLevel2[parity][i + 17]), e2)));
+        storeIfInside(base + 3, tile * 8 + p3, l3[j]);
+    }
+    if (levels < 4) return;
+    VEC v4 = toReal(reduce2x2(l3[0], l3[1], l3[2], l3[3], levelExtent(base + 3)));
+    storeIfInside(base + 4, tile * 4 + q, vec4(v4));
+    if (levels < 5) return;
+    VEC h, w, d;
+    quadNeighbours(v4, h, w, d);
+    VEC v5 = toReal(reduce2x2(vec4(v4), vec4(h), vec4(w), vec4(d), levelExtent(base + 4)));
+    if ((lane & 3u) == 0u) {
+        ivec2 p5 = q >> 1;
+        storeIfInside(base + 5, tile * 2 + p5, vec4(v5));
+        sLevel5[parity][p5.y * 2 + p5.x] = v5;
+    }
+}
+
+// Level 6 of a tile from its level 5 in shared memory (after a barrier), by lane 0; with `keep`,
+// kept for the next stage in the data buffer.
+void levelSix(int base, ivec2 tile, uint lane, int parity, bool keep, uint kept) {
+    if (lane != 0u || !all(lessThan(tile, ivec2(levelExtent(base + 6))))) return;
+    vec4 v6 = vec4(toReal(reduce2x2(vec4(sLevel5[parity][0]), vec4(sLevel5[parity][1]), vec4(sLevel5[parity][2]),
+                                    vec4(sLevel5[parity][3]), levelExtent(base + 5))));
+    storeLevelInRange(base + 6, tile, v6);
+    if (keep && !xsw(4u)) storeData(keptTexel(kept, base + 6, tile), v6);
+}
+
+// Lane 0 counts `count` kept texels of stage `stage` towards the next-stage block holding `tile`
+// (a texel of the kept level); the arrival that completes the block elects this group to run the
+// next stage on it. Every thread returns whether it was elected.
+bool elect(int stage, ivec2 tile, uint count, uint lane) {
+    uint list = uint(stage) & 1u;
+    if (xsw(4u)) return false;
+    if (lane == 0u && xsw(16u)) {
+        uvec2 keptExtent = levelExtent(VKSPD_TILE_LEVELS * (stage + 1));
+        ivec2 block = tile / VKSPD_TILE;
+        uvec2 inside = min(uvec2(VKSPD_TILE), keptExtent - uvec2(block) * uint(VKSPD_TILE));
+        uint counter = gCounterBase + pc.stage[stage].electCounters +
+                       uint(block.y) * pc.stage[stage + 1].tilesX + uint(block.x);
+        uint before = atomicAdd(counters[counter], count, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        bool last = before + count == inside.x * inside.y;
+        if (last) atomicStore(counters[counter], 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        sElected[list] = last ? 1u : 0u;
+    } else if (lane == 0u) {
+        uvec2 keptExtent = levelExtent(VKSPD_TILE_LEVELS * (stage + 1));
+        ivec2 block = tile / VKSPD_TILE;
+        uvec2 inside = min(uvec2(VKSPD_TILE), keptExtent - uvec2(block) * uint(VKSPD_TILE));
+        uint counter = gCounterBase + pc.stage[stage].electCounters +
+                       uint(block.y) * pc.stage[stage + 1].tilesX + uint(block.x);
+        sElected[list] = arrive(counter, count, inside.x * inside.y) ? 1u : 0u;
+    }
+    barrier();
+    if (sElected[list] == 0u) return false;
+    if (xsw(2u)) return false;
+    if (xsw(8u)) return true;
+    // Only an elected group reads what other groups released.
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                  gl_SemanticsAcquireRelease);
+    return true;
+}
+
+void main() {
+    gLayer = int(gl_WorkGroupID.z);
+    gCounterBase = uint(gLayer) * pc.countersPerLayer;
+    gDataBase = uint(gLayer) * pc.dataPerLayer;
+    uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    ivec2 m = mortonPosition(lane);
+    bool next = pc.stages > 1u;
+
+    // Stage 0: tiles first .. first + count - 1 of a row. The fetches of a step go out two steps
+    // before it is reduced (a and b alternate), so the next tile's first two are in flight
+    // through this tile's last steps and its barrier.
+    int per = int(pc.tilesPerGroup);
+    ivec2 first = ivec2(int(gl_WorkGroupID.x) * per, int(gl_WorkGroupID.y));
+    int count = min(per, int(pc.stage[0].tilesX) - first.x);
+    int levels = min(VKSPD_TILE_LEVELS, int(pc.levels));
+    vec4 a = fetchSourceStep(first, m, 0), b = fetchSourceStep(first, m, 1);
+    for (int i = 0; i < count; ++i) {
+        ivec2 tile = first + ivec2(i, 0);
+        ivec2 ahead = tile + ivec2(i + 1 < count ? 1 : 0, 0);
+        int parity = i & 1;
+        vec4 v = a;
+        a = fetchSourceStep(tile, m, 2);
+        stepLevels(0, levels, tile, m, 0, v, parity);
+        v = b;
+        b = fetchSourceStep(tile, m, 3);
+        stepLevels(0, levels, tile, m, 1, v, parity);
+        v = a;
+        if (i + 1 < count) a = fetchSourceStep(ahead, m, 0);
+        stepLevels(0, levels, tile, m, 2, v, parity);
+        v = b;
+        if (i + 1 < count) b = fetchSourceStep(ahead, m, 1);
+        stepLevels(0, levels, tile, m, 3, v, parity);
+        if (levels < 3) continue;
+        barrier();
+        // Level 6 of the previous tile, whose level 5 the barrier above made visible.
+        if (i > 0 && levels == VKSPD_TILE_LEVELS) levelSix(0, tile - ivec2(1, 0), lane, parity ^ 1, next, pc.stage[0].kept);
+        tailLevels(0, levels, tile, lane, parity);
+    }
+    if (levels == VKSPD_TILE_LEVELS) {
+        barrier();
+        levelSix(0, first + ivec2(count - 1, 0), lane, (count - 1) & 1, next, pc.stage[0].kept);
+    }
+    if (!next) return;
+    // The strip lies in one 64x64 block of tiles (tilesPerGroup divides 64); lane 0 made and kept
+    // its `count` level-6 texels, so its release covers them.
+    if (!elect(0, first, uint(count), lane)) return;
+
+    // Later stages: the block this group completed (one tile of the stage), then the block of the
+    // stage after it that this group's arrival completes.
+    ivec2 tile = first / VKSPD_TILE;
+    for (int stage = 1; stage < int(pc.stages); ++stage) {
+        int base = VKSPD_TILE_LEVELS * stage;
+        int stageLevels = min(VKSPD_TILE_LEVELS, int(pc.levels) - base);
+        bool more = stage + 1 < int(pc.stages);
+        if (xsw(32u)) {
+            vec4 k[4];
+            for (int j = 0; j < 4; ++j) k[j] = fetchKeptStep(stage, tile, m, j);
+            for (int j = 0; j < 4; ++j) stepLevels(base, stageLevels, tile, m, j, k[j], 0);
+        } else {
+            for (int j = 0; j < 4; ++j) stepLevels(base, stageLevels, tile, m, j, fetchKeptStep(stage, tile, m, j), 0);
+        }
+        if (stageLevels >= 3) {
+            barrier();
+            tailLevels(base, stageLevels, tile, lane, 0);
+        }
+        if (stageLevels == VKSPD_TILE_LEVELS) {
+            barrier();
+            levelSix(base, tile, lane, 0, more, pc.stage[stage].kept);
+        }
+        if (!more || !elect(stage, tile, 1u, lane)) return;
+        tile /= VKSPD_TILE;
+    }
+}
