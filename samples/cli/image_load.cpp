@@ -164,6 +164,56 @@ bool checkPngChunks(const uint8_t* d, size_t n, std::string* reason) {
     return true;
 }
 
+// Debian 12's stb_image (2022-09-08) decodes a Radiance scanline's run-length data without refusing
+// a run of length 0 (later versions do): such a run never advances, and past the end of the file
+// stb reads zeros, which are runs of length 0 too, so a 73-byte file, or any run-length HDR cut
+// short inside a scanline, made it loop forever (found by tests/fuzz as a timeout). This walks the
+// scanlines of a `width` x `height` file as stb will and refuses those before stb sees them;
+// anything else stb refuses or decodes on its own (flat data, a bad scanline header or length, a
+// run past the end of the scanline) is left to it. Returns false with `reason` set.
+bool checkRadianceRuns(const uint8_t* d, size_t n, int width, int height, std::string* reason) {
+    // stb decodes widths outside [8, 32768) as flat RGBE: four bytes a texel, no runs.
+    if (width < 8 || width >= 32768) return true;
+    size_t p = 0;
+    auto skipLine = [&] {  // as stb's header tokens: the bytes up to a newline
+        const size_t start = p;
+        while (p < n && d[p] != '\n') ++p;
+        const size_t length = p - start;
+        if (p < n) ++p;
+        return length;
+    };
+    skipLine();  // #?RADIANCE
+    while (p < n && skipLine() != 0) {
+    }
+    skipLine();  // -Y height +X width
+    for (int y = 0; y < height; ++y) {
+        if (n - std::min(n, p) < 4) return true;  // stb reads zeros: a flat scanline, then fails
+        if (d[p] != 2 || d[p + 1] != 2 || (d[p + 2] & 0x80)) return true;  // stb decodes the rest flat
+        if ((int(d[p + 2]) << 8 | d[p + 3]) != width) return true;         // stb refuses the length
+        p += 4;
+        for (int channel = 0; channel < 4; ++channel) {
+            for (int x = 0; x < width;) {
+                const std::string where = "scanline " + std::to_string(y + 1) + " of " + std::to_string(height);
+                if (p >= n) {
+                    *reason = "truncated Radiance HDR: the run-length data ends in " + where;
+                    return false;
+                }
+                int count = d[p++];
+                const bool run = count > 128;
+                if (run) count -= 128;
+                if (count == 0) {
+                    *reason = "corrupt Radiance HDR: a run of length 0 in " + where;
+                    return false;
+                }
+                if (count > width - x) return true;  // stb refuses it
+                p += run ? 1 : size_t(count);
+                x += count;
+            }
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason) {
@@ -232,6 +282,7 @@ bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, Loade
                   std::to_string(limits.maxDimension) + ")";
         return false;
     }
+    if (type == "Radiance HDR" && !checkRadianceRuns(data, size, w, h, reason)) return false;
     io = reader.restart();
     const bool hdr = stbi_is_hdr_from_callbacks(&io, &reader) != 0;
     io = reader.restart();

@@ -9,7 +9,9 @@ trips its (harmless) shift overflow; png_empty_first_idat.png (written here) mad
 pointer (samples/cli/stb_impl.cpp guards it); png_idat_length_past_end.png made it allocate 788 MB for
 an 83-byte file (image_load.cpp refuses it); png_chunk_length_past_end.png, whose third chunk
 declares 3.5 GB, made it read on from the wrong place and allocate 2 GB for a 156-byte file
-(image_load.cpp refuses any chunk past the end). Keep them."""
+(image_load.cpp refuses any chunk past the end); hdr_zero_length_run.hdr, a 16x1 run-length HDR
+whose first run has length 0, made it loop forever (image_load.cpp refuses a run of length 0 and
+run-length data cut short, hdr_truncated_run.hdr, written here). Keep them."""
 import os
 import struct
 import sys
@@ -112,6 +114,9 @@ def main():
         "hdr_huge_resolution.hdr": hdr(3, 2, resolution="-Y 100000 +X 100000"),
         "hdr_bad_resolution.hdr": hdr(3, 2, resolution="+Z 3 -Q 2"),
         "hdr_corrupt_rle.hdr": hdr(16, 1, body=b"\x02\x02\x00\x10" + b"\xff" * 12),
+        # Run-length data that ends inside the first scanline: Debian's stb_image read zeros past
+        # the end as runs of length 0 and looped forever.
+        "hdr_truncated_run.hdr": hdr(16, 1, body=b"\x02\x02\x00\x10" + b"\x88\x40" + b"\x04\x01\x02"),
         "psd_valid_2x2.psd": psd(2, 2),
         "psd_truncated.psd": psd(2, 2)[:30],
         "psd_huge_header.psd": psd(2, 2, data=b"")[:14] + struct.pack(">II", 300000, 300000) + psd(2, 2)[22:],
