@@ -117,7 +117,7 @@ TEST_P(SizeTest, Rgba8MatchesReferenceInEveryVariant) {
             h->destroyImage(probe);
         }
     }
-    if (!plain) return;
+    if (!plain || uint64_t(s.w) * s.h > 256 * 256) return;  // CI time: the general kernel is checked up to 256^2 here
     for (const Variant& v : kGeneralQuadVariants)
         if (runnable(h, v, VK_FORMAT_R8G8B8A8_UNORM)) expectMatchesReference(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, level0, v, h);
 }
@@ -149,15 +149,27 @@ TEST_P(FormatTest, MatchesReferenceInEveryVariant) {
     const VkFormat allVariants[] = {VK_FORMAT_R8_UNORM, VK_FORMAT_R16G16B16A16_SFLOAT,
                                     VK_FORMAT_R32G32B32A32_SFLOAT};
     const bool every = std::find(std::begin(allVariants), std::end(allVariants), format) != std::end(allVariants);
+    // The plain-chain kernel (quad variants at the plain sizes 2x2 and 32x16) on formats that
+    // cover what it does per format: one, two and four channels of kept texels, 8, 16 and 32
+    // bits, sRGB encoding, packed formats. The others run the general kernel there, as they did
+    // before it existed (each kernel and format is one more lavapipe compile in a CI without
+    // a shader cache: every format on both kernels took the cold CI past 20 minutes).
+    const VkFormat plainFormats[] = {VK_FORMAT_R8_UNORM,          VK_FORMAT_R16G16_SFLOAT,
+                                     VK_FORMAT_R8G8B8A8_SRGB,     VK_FORMAT_R16G16B16A16_SFLOAT,
+                                     VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_B10G11R11_UFLOAT_PACK32,
+                                     VK_FORMAT_A2B10G10R10_UNORM_PACK32};
+    const bool plainToo =
+        std::find(std::begin(plainFormats), std::end(plainFormats), format) != std::end(plainFormats);
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(format, &fi);
     for (const Size& s : sizes) {
         auto level0 = randomTexels(format, s.w, s.h, s.w + 7 * s.h + uint32_t(format));
-        for (const Variant& v : kVariants) {
+        for (Variant v : kVariants) {
             if (!runnable(h, v, format)) continue;
             const bool fp16 = v.precision == vkspd::Precision::FP16, quad = v.path == vkspd::SubgroupPath::Quad;
             const bool defaultVariant = quad == h->quad && fp16 == (fi.fp16Capable && h->fp16);
             if (!every && !defaultVariant) continue;
+            if (!plainToo) v.kernel = vkspd::Kernel::General;
             expectMatchesReference(format, s.w, s.h, level0, v, h);
         }
     }
