@@ -1,5 +1,6 @@
 // vkspd-bench: the measurement protocol of SPEC section 6 in one process. For every format and
-// size it times, interleaved and with the L2 evicted before each item: the blit chain, one
+// size it times, interleaved and with the L2 evicted before each item (a read of a buffer larger
+// than the L2, which leaves it clean; --evict copy for the earlier protocol): the blit chain, one
 // dispatch per level (vkspd with two-level ranges: the same exact kernel), and each vkspd
 // single-pass variant (and the tuning options: linear-sampler fetch, group-ID tiling); plus the
 // compute-shader copy that sets the bandwidth floor. Every vkspd method's output is checked
@@ -32,13 +33,17 @@ namespace {
 const uint32_t kCopySpirv[] =
 #include "vkspd_bench_copy.inc"
     ;
+const uint32_t kEvictSpirv[] =
+#include "vkspd_bench_evict.inc"
+    ;
 
 const char* kUsageText =
     "usage: vkspd-bench [options]\n"
     "\n"
     "Times mip generation on the GPU (SPEC section 6): blit chain, one dispatch per level, and\n"
     "every vkspd single-pass variant, against a compute-shader copy floor measured in the same\n"
-    "run; interleaved, GPU timestamps, the L2 evicted before each item, median and minimum.\n"
+    "run; interleaved, GPU timestamps, the L2 evicted before each item (by reading a 256 MiB\n"
+    "buffer: see --evict), median and minimum.\n"
     "The floor is timed in every repetition: its range is printed, and a spread over 10% (the\n"
     "GPU's bandwidth changed during the run) is flagged as a warning.\n"
     "Each vkspd method is first checked against the CPU reference, every level below the base\n"
@@ -73,7 +78,11 @@ const char* kUsageText =
     "                    time goes: with 6, no group runs a second stage)\n"
     "  --sampled         check sampled texels at every size (default: above 4096x4096 only)\n"
     "  --copy-mib N      size of the copy that sets the floor (default 1024)\n"
-    "  --evict-mib N     size of the copy run before each item to evict the L2 (default 256)\n"
+    "  --evict-mib N     size of the buffer read before each item to evict the L2 (default 256)\n"
+    "  --evict read|copy how the L2 is evicted before each item: read (default, SPEC section 6:\n"
+    "                    reads only, so the L2 holds clean lines) or copy (the protocol of the\n"
+    "                    results before 2026-11-24: a copy, which leaves up to an L2's worth of\n"
+    "                    dirty lines that the timed item then writes back)\n"
     "  --out DIR         write DIR/bench.csv, DIR/bench.json and DIR/bench-<format>.svg\n"
     "  --no-denorm-preserve  run the shaders as built, without the DenormPreserve execution mode\n"
     "                    the library adds where the device supports it (ContextCreateInfo::\n"
@@ -219,11 +228,14 @@ bool recordVkspd(vkspd::Context context, VkCommandBuffer cmd, const Subject& s, 
     return true;
 }
 
+// A compute pass over buffers of uvec4: copy.comp (the floor; the L2 eviction with --evict copy)
+// or evict.comp (reads only: the L2 eviction of SPEC section 6).
 struct Copier {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
     PFN_vkCmdPushDescriptorSetKHR push = nullptr;
+    uint32_t pushBytes = 4;
 
     void record(VkCommandBuffer cmd, const Buffer& from, const Buffer& to, VkDeviceSize bytes) const {
         VkDescriptorBufferInfo infos[2] = {{from.buffer, 0, bytes}, {to.buffer, 0, bytes}};
@@ -235,16 +247,19 @@ struct Copier {
             w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w[i].pBufferInfo = &infos[i];
         }
-        uint32_t count = uint32_t(bytes / 16);
+        // count, then (evict.comp) a value its XOR of loads is not expected to reach.
+        const uint32_t values[8] = {uint32_t(bytes / 16), 0, 0, 0, 0x9e3779b9u, 0x7f4a7c15u, 0xf39cc060u, 0x5cedc834u};
+        const uint32_t count = values[0];
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         push(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, w);
-        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &count);
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, values);
         vkCmdDispatch(cmd, std::min<uint32_t>(65535, std::max<uint32_t>(1, count / (256 * 8))), 1, 1);
     }
 };
 
-Copier makeCopier(const Gpu& g) {
+Copier makeCopier(const Gpu& g, const uint32_t* spirv, size_t spirvBytes, uint32_t pushBytes) {
     Copier c;
+    c.pushBytes = pushBytes;
     c.push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(g.device, "vkCmdPushDescriptorSetKHR"));
     VkDescriptorSetLayoutBinding b[2] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
                                          {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
@@ -253,7 +268,7 @@ Copier makeCopier(const Gpu& g) {
     li.bindingCount = 2;
     li.pBindings = b;
     CHECK_VK(vkCreateDescriptorSetLayout(g.device, &li, nullptr, &c.setLayout));
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 4};
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
     VkPipelineLayoutCreateInfo pi{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     pi.setLayoutCount = 1;
     pi.pSetLayouts = &c.setLayout;
@@ -261,8 +276,8 @@ Copier makeCopier(const Gpu& g) {
     pi.pPushConstantRanges = &range;
     CHECK_VK(vkCreatePipelineLayout(g.device, &pi, nullptr, &c.layout));
     VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mi.codeSize = sizeof(kCopySpirv);
-    mi.pCode = kCopySpirv;
+    mi.codeSize = spirvBytes;
+    mi.pCode = spirv;
     VkShaderModule module;
     CHECK_VK(vkCreateShaderModule(g.device, &mi, nullptr, &module));
     VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
@@ -731,6 +746,7 @@ int main(int argc, char** argv) {
     uint32_t levelsBelow = 64;
     bool sampledOnly = false;
     bool skipDenormPreserve = false;
+    bool evictByCopy = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         auto value = [&]() -> std::string {
@@ -749,6 +765,14 @@ int main(int argc, char** argv) {
         else if (a == "--formats") formatsArg = value();
         else if (a == "--copy-mib") copyMib = uint32_t(std::max(1, std::atoi(value().c_str())));
         else if (a == "--evict-mib") evictMib = uint32_t(std::max(1, std::atoi(value().c_str())));
+        else if (a == "--evict") {
+            const std::string v = value();
+            if (v != "read" && v != "copy") {
+                std::fprintf(stderr, "vkspd-bench: --evict %s: expected read or copy (see --help)\n", v.c_str());
+                return 2;
+            }
+            evictByCopy = v == "copy";
+        }
         else if (a == "--out") outDir = value();
         else if (a == "--methods") methodsArg = value();
         else if (a == "--sampled") sampledOnly = true;
@@ -825,7 +849,8 @@ int main(int argc, char** argv) {
         return text;
     };
 
-    Copier copier = makeCopier(g);
+    Copier copier = makeCopier(g, kCopySpirv, sizeof(kCopySpirv), 4);
+    Copier evicter = evictByCopy ? copier : makeCopier(g, kEvictSpirv, sizeof(kEvictSpirv), 32);
     Runner run(g);
 
     std::vector<std::pair<uint32_t, uint32_t>> sizes;
@@ -1008,7 +1033,8 @@ int main(int argc, char** argv) {
 
     std::printf("preparation (level 0, references, checks): %.2f s\n", preparation);
 
-    // The floor: a compute copy of copyMib MiB; the L2 eviction: a copy of evictMib MiB elsewhere.
+    // The floor: a compute copy of copyMib MiB; the L2 eviction: a read of evictMib MiB elsewhere
+    // (with --evict copy, a copy to a buffer of its own).
     const VkDeviceSize copyBytes = VkDeviceSize(copyMib) << 20, evictBytes = VkDeviceSize(evictMib) << 20;
     Buffer copyFrom = makeBuffer(g, copyBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     Buffer copyTo = makeBuffer(g, copyBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
@@ -1027,7 +1053,7 @@ int main(int argc, char** argv) {
         vkCmdResetQueryPool(cmd, queries, 0, qpi.queryCount);
         for (size_t i = 0; i < items.size(); ++i) {
             const Item& it = items[i];
-            copier.record(cmd, evictFrom, evictTo, evictBytes);  // cold L2
+            evicter.record(cmd, evictFrom, evictTo, evictBytes);  // cold L2
             fullBarrier(cmd);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, uint32_t(2 * i));
             if (it.subject == SIZE_MAX) copier.record(cmd, copyFrom, copyTo, copyBytes);
@@ -1054,8 +1080,8 @@ int main(int argc, char** argv) {
     std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     std::printf("\n%s (%s %s), %s, %u repetitions after %u warm-up, L2 evicted before each item\n",
                 g.properties.deviceName, driver.driverName, driver.driverInfo, date, reps, warmup);
-    std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB copied before each item\n",
-                copyGBs, copyMib, copyMedian, evictMib);
+    std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB %s before each item\n",
+                copyGBs, copyMib, copyMedian, evictMib, evictByCopy ? "copied (--evict copy)" : "read");
     // The floor is timed in every repetition with the other items, so its spread shows a GPU whose
     // bandwidth changed during the run (other work on it, clocks): on lent H200s some runs measured
     // 1700 GB/s instead of 4150 and every item 2.5-3.5x slower (bench/NOTES.md, 2026-11-23).
@@ -1075,7 +1101,8 @@ int main(int argc, char** argv) {
     json << "{\n  \"gpu\": \"" << g.properties.deviceName << "\",\n  \"driver\": \"" << driver.driverName << ' '
          << driver.driverInfo << "\",\n  \"date\": \"" << date << "\",\n  \"repetitions\": " << reps
          << ",\n  \"copy_floor_gbs\": " << copyGBs << ",\n  \"copy_floor_low_gbs\": " << floorLowGBs
-         << ",\n  \"copy_floor_high_gbs\": " << floorHighGBs << ",\n  \"results\": [\n";
+         << ",\n  \"copy_floor_high_gbs\": " << floorHighGBs << ",\n  \"l2_eviction\": \""
+         << (evictByCopy ? "copy" : "read") << "\",\n  \"evict_mib\": " << evictMib << ",\n  \"results\": [\n";
     bool first = true, allVerified = true;
     for (size_t i = 1; i < items.size(); ++i) {
         const Item& it = items[i];
