@@ -115,13 +115,15 @@ bool isPlainChain(uint32_t width, uint32_t height, uint32_t levelsBelowBase) {
     return true;
 }
 
-uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested) {
+uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBytes) {
     const uint32_t tilesX = plan.stages[0].tilesX;
     // More than the row has would only leave threads idle: the smallest power of two covering it.
     uint32_t cover = 1;
     while (cover < tilesX && cover < VKSPD_MAX_TILES_PER_GROUP) cover *= 2;
     if (requested) return std::min(requested, cover);
     uint32_t k = std::min(kDefaultTilesPerGroup, cover);
+    const uint64_t tiles = uint64_t(tilesX) * plan.stages[0].tilesY * plan.layers;
+    if (texelBytes >= 8 && tiles >= kWideTexelTiles) k = std::min(k, kWideTexelTilesPerGroup);
     auto groups = [&](uint32_t per) {
         return uint64_t((tilesX + per - 1) / per) * plan.stages[0].tilesY * plan.layers;
     };

@@ -60,16 +60,22 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
 // the level above (each axis of the base .. level levelsBelowBase-1 even or 1): Plan::plain.
 bool isPlainChain(uint32_t width, uint32_t height, uint32_t levelsBelowBase);
 
-// Tiles per workgroup for the plain-chain kernel of `plan` (Plan::plain): `requested` where it is
-// not 0 (a power of two from 1 to VKSPD_MAX_TILES_PER_GROUP; a caller's bad value is refused
-// before this), else the default rule: the largest of 1, 2, 4 and 8 that leaves at least
-// kMinPlainGroups workgroups over all layers. Never more than the tile columns need. Measured on
-// an H100 (bench/NOTES.md, 2026-11-23 fourth session, runs 4-8): 2048^2 RGBA8 35 us at 4 tiles
-// (256 groups) against 47 at 1 (1024 groups), 4096^2 54-64 us at 8 against 65-67 at 4; at 8192^2
-// and above 4 and 8 are within 2% (H100; on an H200, RGBA16F at 8192^2 was 6% faster at 4).
+// Tiles per workgroup for the plain-chain kernel of `plan` (Plan::plain) reading texels of
+// `texelBytes` bytes: `requested` where it is not 0 (a power of two from 1 to
+// VKSPD_MAX_TILES_PER_GROUP; a caller's bad value is refused before this), else the default rule:
+// the largest of 1, 2, 4 and 8 that leaves at least kMinPlainGroups workgroups over all layers,
+// and at most 4 where texels have 8 bytes or more and the base has at least kWideTexelTiles tiles
+// over all layers (8192^2 and up). Never more than the tile columns need. Measured
+// (bench/NOTES.md, 2026-11-23 fourth session and 2026-11-24): 2048^2 RGBA8 35 us at 4 tiles (256
+// groups) against 47 at 1 (1024 groups) on an H100, 4096^2 54-64 us at 8 against 65-67 at 4
+// (RGBA16F too: 8 beat 4 by 6% on the H100 and 7-13% on the H200); at 8192^2 RGBA16F 4 beat 8 by 5-6% in
+// two H200 runs and by 1-2% on the H100, and at 16384^2 4 and 8 were within 1% on the H200 and 4
+// was 2% faster on the H100; RGBA8 from 8192^2 on within 2% either way, so it keeps 8.
 constexpr uint32_t kDefaultTilesPerGroup = 8;
 constexpr uint32_t kMinPlainGroups = 256;
-uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested);
+constexpr uint32_t kWideTexelTilesPerGroup = 4;
+constexpr uint64_t kWideTexelTiles = 128 * 128;
+uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBytes);
 
 // The push constants the shader reads for `plan`.
 shader::PushConstants pushConstantsFor(const Plan& plan);

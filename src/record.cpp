@@ -136,7 +136,10 @@ Result checkKernel(const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::PlainChain: " + refusal + "; use Kernel::General or Auto");
     }
     req->plainKernel = true;
-    req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per);
+    // The texels stage 0 reads: the source's where there is one.
+    const uint32_t texelBytes =
+        req->hasSource ? req->decision.sourceFormat.bytesPerTexel : req->decision.format.bytesPerTexel;
+    req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per, texelBytes);
     return {};
 }
 

@@ -156,6 +156,32 @@ TEST_F(GpuTest, PlainChainLayersMatchTheReference) {
 
 // Auto takes the plain-chain kernel exactly where it applies; explicit requests it cannot run are
 // errors naming the rule, and nothing is recorded for them.
+// The default tiles per group follows the texel size from 128x128 tiles on (planner.hpp): what
+// describeDispatch reports for the format the dispatch reads. Described only, not run (two
+// levels of 8192^2: 512 MiB of RGBA16F at level 0).
+TEST_F(GpuTest, PlainChainTilesPerGroupFollowTheTexelSize) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad operations";
+    struct Case {
+        VkFormat format;
+        uint32_t expected;
+    };
+    for (const Case& c : {Case{VK_FORMAT_R16G16B16A16_SFLOAT, 4u}, Case{VK_FORMAT_R8G8B8A8_UNORM, 8u},
+                          Case{VK_FORMAT_R32G32B32A32_SFLOAT, 4u}}) {
+        TestImage img = h->createImage(c.format, 8192, 8192, 2, kChainUsage);
+        vkspd::MipGenInfo info = chainInfo(img);
+        vkspd::DispatchDescription d;
+        ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+        EXPECT_TRUE(d.plainChain);
+        EXPECT_EQ(d.tilesPerGroup, c.expected) << c.format;
+        EXPECT_EQ(d.groupsX, 128u / c.expected) << c.format;
+        info.tilesPerGroup = 8;  // a request is kept
+        ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+        EXPECT_EQ(d.tilesPerGroup, 8u) << c.format;
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+    }
+}
+
 TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
     TestImage plain = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 256, 128, 9, kChainUsage);
     TestImage odd = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 255, 128, 8, kChainUsage);

@@ -212,23 +212,43 @@ TEST(Planner, PlainChainsKeepOneTexelPerTileForTheNextStage) {
 
 TEST(Planner, TilesPerGroupRuleAndRequests) {
     // Default: the largest of 1, 2, 4, 8 leaving at least kMinPlainGroups groups.
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 4096), 0), 8u);    // 64x64 tiles -> 8x64 = 512 groups
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(2048, 2048), 0), 4u);    // 32x32 -> 8x32 = 256
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(1024, 1024), 0), 1u);    // 16x16 = 256 already
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(16384, 16384), 0), 8u);
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(256, 256), 0), 1u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 4096), 0, 4), 8u);    // 64x64 tiles -> 8x64 = 512 groups
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(2048, 2048), 0, 4), 4u);    // 32x32 -> 8x32 = 256
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(1024, 1024), 0, 4), 1u);    // 16x16 = 256 already
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(16384, 16384), 0, 4), 8u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(256, 256), 0, 4), 1u);
     // Layers count: 64 layers of 512x512 are 64x64 tiles.
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(512, 512, UINT32_MAX, 64), 0), 8u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(512, 512, UINT32_MAX, 64), 0, 4), 8u);
     // Never more than the row needs: 3 tile columns are covered by 4.
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(192, 128), 64), 4u);
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 64), 64u);
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 2), 2u);
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(64, 64), 8), 1u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(192, 128), 64, 4), 4u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 64, 4), 64u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 2, 4), 2u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(64, 64), 8, 4), 1u);
     // The default never crosses a 64-tile block and divides 64.
     for (uint32_t s : {64u, 512u, 2048u, 8192u, 32768u}) {
-        const uint32_t k = vkspd::tilesPerGroupFor(plan(s, s), 0);
-        EXPECT_EQ(64u % k, 0u) << s;
+        for (uint32_t bytes : {1u, 4u, 8u, 16u}) {
+            const uint32_t k = vkspd::tilesPerGroupFor(plan(s, s), 0, bytes);
+            EXPECT_EQ(64u % k, 0u) << s << " " << bytes;
+        }
     }
+}
+
+TEST(Planner, WideTexelsTakeFourTilesPerGroupFrom8192) {
+    // 8-byte and 16-byte texels: at most 4 from 128x128 tiles (8192^2) over all layers.
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(8192, 8192), 0, 8), 4u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(16384, 16384), 0, 8), 4u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(16384, 16384), 0, 16), 4u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(32768, 2048), 0, 8), 4u);                   // 512x32 tiles
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 4096, UINT32_MAX, 4), 0, 8), 4u);     // 4 layers of 64x64
+    // Below that, and for texels of up to 4 bytes, the groups rule alone.
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 4096), 0, 8), 8u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(8192, 8064), 0, 8), 8u);                    // 128x126 tiles
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(2048, 2048), 0, 16), 4u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(8192, 8192), 0, 4), 8u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(16384, 16384), 0, 2), 8u);
+    // A request is kept whatever the texel size.
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(8192, 8192), 8, 8), 8u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(8192, 8192), 16, 16), 16u);
 }
 
 TEST(Planner, PlainGroupsCoverTheTileRowInStrips) {

@@ -251,8 +251,10 @@ struct MipGenInfo {
     /// Single pass only: which shader runs (tuning; see Kernel).
     Kernel kernel = Kernel::Auto;
     /// Single pass only, tuning: 64x64 tiles of the base level that one workgroup of the
-    /// plain-chain kernel reduces, a strip along x (Kernel::PlainChain). 0 = the library's rule
-    /// (bench/NOTES.md); else a power of two from 1 to 64 (an error otherwise), capped at the tile
+    /// plain-chain kernel reduces, a strip along x (Kernel::PlainChain). 0 = the library's rule,
+    /// measured on NVIDIA (bench/NOTES.md): the largest of 1, 2, 4 and 8 that leaves at least 256
+    /// workgroups, and at most 4 for texels of 8 bytes or more once the base has 128x128 tiles
+    /// over all layers; else a power of two from 1 to 64 (an error otherwise), capped at the tile
     /// columns of the base. Ignored by the general kernel, which runs one tile per workgroup. The
     /// output does not depend on it.
     uint32_t tilesPerGroup = 0;
