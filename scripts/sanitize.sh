@@ -34,8 +34,13 @@ else
     gpu_filter="$gpu_filter:GpuTest.StressEightThreadsMixedSizesFreshContext:GpuTest.CallerOwnedScratchBuffer"
     gpu_filter="$gpu_filter-CountingTest.EveryInjectedAllocationFailureIsCleanedUp"  # after '-': excluded
 fi
+# The build folder as given: relative to the checkout, or absolute.
+case $dir in
+/*) bin=$dir ;;
+*) bin=./$dir ;;
+esac
 echo "sanitize: unit tests ($unit_filter)"
-"./$dir/tests/vkspd_unit_tests" --gtest_filter="$unit_filter" --gtest_brief=1
+"$bin/tests/vkspd_unit_tests" --gtest_filter="$unit_filter" --gtest_brief=1
 echo "sanitize: GPU tests ($gpu_filter)"
-"./$dir/tests/vkspd_gpu_tests" --gtest_filter="$gpu_filter"
+"$bin/tests/vkspd_gpu_tests" --gtest_filter="$gpu_filter"
 echo "sanitize: passed ($mode)"
