@@ -4,7 +4,8 @@
 #   sh scripts/sanitize.sh          the CI subset: unit tests and a handful of small GPU tests
 #   sh scripts/sanitize.sh --full   the whole GPU and unit test suites (long on lavapipe)
 # VKSPD_SANITIZE_BUILD_DIR names another build folder (default build-sanitize).
-# Compiled at -O1 (fast enough to run, still precise stacks); samples, bench and fuzz are off.
+# Compiled at -O1 with -g1 (fast enough to run; line tables, so reports still name file and line,
+# and a quicker build than -g); samples, bench and fuzz are off.
 # Leaks inside the Vulkan loader, driver and validation layer are suppressed by
 # tests/sanitizers/lsan.supp (library frames only, never vkspd's).
 set -e
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 mode=${1:-ci}
 dir=${VKSPD_SANITIZE_BUILD_DIR:-build-sanitize}
-cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
     -DVKSPD_SANITIZE=ON -DVKSPD_BUILD_SAMPLES=OFF -DVKSPD_BUILD_BENCH=OFF -DVKSPD_BUILD_FUZZ=OFF \
     -DVKSPD_INSTALL=OFF >/dev/null
 cmake --build "$dir" -j2 --target vkspd_unit_tests vkspd_gpu_tests
