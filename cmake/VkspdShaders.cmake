@@ -10,18 +10,28 @@ set(VKSPD_SHADER_COMMON ${PROJECT_SOURCE_DIR}/shaders/vkspd_common.glsl)
 set(VKSPD_SHADER_DEPENDS ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON})
 set(VKSPD_SHADER_OUTPUTS "")
 
+# One compute shader compiled (Vulkan 1.2, optimized) into a C initializer list:
+#   vkspd_glslc(OUT file SOURCE file COMMENT text DEPENDS files... FLAGS glslc-flags...)
+# Used for every embedded compute variant and by bench/ for its copy and eviction kernels.
+function(vkspd_glslc)
+  cmake_parse_arguments(arg "" "OUT;SOURCE;COMMENT" "DEPENDS;FLAGS" ${ARGN})
+  get_filename_component(dir ${arg_OUT} DIRECTORY)
+  add_custom_command(
+    OUTPUT ${arg_OUT}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
+    COMMAND ${VKSPD_GLSLC} --target-env=vulkan1.2 -O -fshader-stage=compute ${arg_FLAGS} -mfmt=c
+            -o ${arg_OUT} ${arg_SOURCE}
+    DEPENDS ${arg_SOURCE} ${arg_DEPENDS}
+    COMMENT "glslc ${arg_COMMENT}"
+    VERBATIM)
+endfunction()
+
 # One compute variant: FP16 or FP32, quad or LDS-only, one built-in reduction.
 function(vkspd_shader_variant name fp16 quad reduction)
   set(out ${VKSPD_SHADER_DIR}/vkspd_${name}.inc)
-  add_custom_command(
-    OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${VKSPD_SHADER_DIR}
-    COMMAND ${VKSPD_GLSLC} --target-env=vulkan1.2 -O -fshader-stage=compute
-            -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=${quad} -DVKSPD_REDUCTION=${reduction} -mfmt=c
-            -o ${out} ${VKSPD_SHADER_SOURCE}
-    DEPENDS ${VKSPD_SHADER_DEPENDS}
-    COMMENT "glslc vkspd.comp (${name})"
-    VERBATIM)
+  vkspd_glslc(OUT ${out} SOURCE ${VKSPD_SHADER_SOURCE} DEPENDS ${VKSPD_SHADER_DEPENDS}
+              COMMENT "vkspd.comp (${name})"
+              FLAGS -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=${quad} -DVKSPD_REDUCTION=${reduction})
   set(VKSPD_SHADER_OUTPUTS ${VKSPD_SHADER_OUTPUTS} ${out} PARENT_SCOPE)
 endfunction()
 
@@ -48,15 +58,11 @@ else()
 endif()
 function(vkspd_plain_variant name fp16 reduction)
   set(out ${VKSPD_SHADER_DIR}/vkspd_plain_${name}.inc)
-  add_custom_command(
-    OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${VKSPD_SHADER_DIR}
-    COMMAND ${VKSPD_GLSLC} --target-env=vulkan1.2 -O -fshader-stage=compute
-            -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=${reduction} -mfmt=c
-            -I ${PROJECT_SOURCE_DIR}/shaders -o ${out} ${VKSPD_PLAIN_SOURCE}
-    DEPENDS ${VKSPD_PLAIN_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON}
-    COMMENT "glslc vkspd_plain.comp (${name})"
-    VERBATIM)
+  # -I: an experiment's copy (VKSPD_PLAIN_SHADER) may lie outside shaders/ and still include.
+  vkspd_glslc(OUT ${out} SOURCE ${VKSPD_PLAIN_SOURCE} DEPENDS ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON}
+              COMMENT "vkspd_plain.comp (${name})"
+              FLAGS -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=${reduction}
+                    -I ${PROJECT_SOURCE_DIR}/shaders)
   set(VKSPD_SHADER_OUTPUTS ${VKSPD_SHADER_OUTPUTS} ${out} PARENT_SCOPE)
 endfunction()
 foreach(r RANGE 3)
@@ -74,15 +80,9 @@ function(vkspd_debug_variant name fp16 quad sm)
   if(sm)
     set(extra -DVKSPD_SM_BUILTINS)
   endif()
-  add_custom_command(
-    OUTPUT ${out}
-    COMMAND ${CMAKE_COMMAND} -E make_directory ${VKSPD_SHADER_DIR}
-    COMMAND ${VKSPD_GLSLC} --target-env=vulkan1.2 -O -fshader-stage=compute
-            -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=${quad} -DVKSPD_REDUCTION=0 -DVKSPD_DEBUG_MAP ${extra}
-            -mfmt=c -o ${out} ${VKSPD_SHADER_SOURCE}
-    DEPENDS ${VKSPD_SHADER_DEPENDS}
-    COMMENT "glslc vkspd.comp (debug ${name})"
-    VERBATIM)
+  vkspd_glslc(OUT ${out} SOURCE ${VKSPD_SHADER_SOURCE} DEPENDS ${VKSPD_SHADER_DEPENDS}
+              COMMENT "vkspd.comp (debug ${name})"
+              FLAGS -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=${quad} -DVKSPD_REDUCTION=0 -DVKSPD_DEBUG_MAP ${extra})
   set(VKSPD_SHADER_OUTPUTS ${VKSPD_SHADER_OUTPUTS} ${out} PARENT_SCOPE)
 endfunction()
 foreach(sm 0 1)
