@@ -425,6 +425,28 @@ Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkP
     return {};
 }
 
+namespace {
+
+// The pipeline of an embedded module in its cache slot, created on first use. The caller holds
+// pipelineMutex and picked `slot` for `half` (embeddedFlavour).
+Result cachedEmbeddedPipeline(Context c, VkPipeline& slot, const SpirvBlob& blob, bool half, VkPipeline* out) {
+    if (!slot) {
+        Result r = createComputePipeline(c, blob.words, blob.bytes, &slot, VK_NULL_HANDLE, 0, half);
+        if (!r.ok()) return r;
+    }
+    *out = slot;
+    return {};
+}
+
+// Whether a built-in variant takes its half-denormals flavour: one pipeline serves both flavours
+// where they are the same module (FP32 variants have no 16-bit floats; devices that flush half
+// denormals anyway).
+bool embeddedFlavour(Context c, bool fp16, bool halfDenormals) {
+    return !halfDenormalFlavourDiffers(c, fp16) || halfDenormals;
+}
+
+}  // namespace
+
 Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, CustomReduction custom,
                           VkPipeline* out, bool halfDenormals) {
     if (fp16 && !c->info.shaderFloat16Enabled)
@@ -437,17 +459,9 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
         if (!*out) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "no pipeline for this custom reduction");
         return {};
     }
-    // One pipeline serves both flavours where they are the same module (FP32 variants have no
-    // 16-bit floats; devices that flush half denormals anyway).
-    const bool half = !halfDenormalFlavourDiffers(c, fp16) || halfDenormals;
-    VkPipeline& p = c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0];
-    if (!p) {
-        const SpirvBlob blob = embeddedSpirv(reduction, fp16, quad);
-        Result r = createComputePipeline(c, blob.words, blob.bytes, &p, VK_NULL_HANDLE, 0, half);
-        if (!r.ok()) return r;
-    }
-    *out = p;
-    return {};
+    const bool half = embeddedFlavour(c, fp16, halfDenormals);
+    return cachedEmbeddedPipeline(c, c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0],
+                                  embeddedSpirv(reduction, fp16, quad), half, out);
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals) {
@@ -458,15 +472,9 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     if (reduction >= VKSPD_REDUCTION_CUSTOM)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
-    const bool half = !halfDenormalFlavourDiffers(c, fp16) || halfDenormals;
-    VkPipeline& p = c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0];
-    if (!p) {
-        const SpirvBlob blob = embeddedPlainSpirv(reduction, fp16);
-        Result r = createComputePipeline(c, blob.words, blob.bytes, &p, VK_NULL_HANDLE, 0, half);
-        if (!r.ok()) return r;
-    }
-    *out = p;
-    return {};
+    const bool half = embeddedFlavour(c, fp16, halfDenormals);
+    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0],
+                                  embeddedPlainSpirv(reduction, fp16), half, out);
 }
 
 Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipeline* out) {
