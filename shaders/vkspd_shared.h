@@ -94,7 +94,8 @@ struct PushConstants {
                              // walk strips N tiles wide, row by row inside a strip
     StagePush stage[VKSPD_MAX_STAGES];
     uint tilesPerGroup;      // vkspd_plain.comp: stage-0 tiles per workgroup, a strip along x (a
-                             // power of two up to VKSPD_TILE, so a strip never crosses a block)
+                             // power of two up to VKSPD_MAX_TILES_PER_GROUP, so a strip never
+                             // crosses a 64x64 block of tiles)
 };
 
 #ifdef __cplusplus

@@ -136,10 +136,8 @@ Result checkKernel(const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::PlainChain: " + refusal + "; use Kernel::General or Auto");
     }
     req->plainKernel = true;
-    // The texels stage 0 reads: the source's where there is one.
-    const uint32_t texelBytes =
-        req->hasSource ? req->decision.sourceFormat.bytesPerTexel : req->decision.format.bytesPerTexel;
-    req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per, texelBytes);
+    // Stage 0 reads the image's own base level (the plain kernel takes no SourceImage).
+    req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per, req->decision.format.bytesPerTexel);
     return {};
 }
 
