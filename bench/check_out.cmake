@@ -1,6 +1,7 @@
 # ctest bench.out: vkspd-bench --out makes a missing (nested) folder and writes its CSV, JSON and
-# SVG there; the report and the JSON give the copy floor's range over the repetitions; an --out
-# that cannot be made is refused with exit code 2 before anything runs.
+# SVG there; the report and the JSON give the copy floor's range over the repetitions and the L2
+# eviction (a read by default, a copy with --evict copy; another value refused with exit code 2);
+# an --out that cannot be made is refused with exit code 2 before anything runs.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 file(REMOVE_RECURSE ${DIR})
 set(common --sizes 64x64 --formats rgba8 --reps 1 --methods default --cols none --copy-mib 8 --evict-mib 8)
@@ -19,6 +20,18 @@ endif()
 file(READ ${DIR}/nested/out/bench.json json)
 if(NOT json MATCHES "\"copy_floor_low_gbs\": [0-9.e+-]+" OR NOT json MATCHES "\"copy_floor_high_gbs\": [0-9.e+-]+")
   message(FATAL_ERROR "bench.out: bench.json lacks the copy floor's range:\n${json}")
+endif()
+if(NOT json MATCHES "\"l2_eviction\": \"read\"" OR NOT out MATCHES "8 MiB read before each item")
+  message(FATAL_ERROR "bench.out: the default eviction is not reported as a read:\n${out}\n${json}")
+endif()
+execute_process(COMMAND ${BENCH} ${common} --evict copy --out ${DIR}/copy RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+file(READ ${DIR}/copy/bench.json json)
+if(NOT rc EQUAL 0 OR NOT json MATCHES "\"l2_eviction\": \"copy\"" OR NOT out MATCHES "8 MiB copied \\(--evict copy\\)")
+  message(FATAL_ERROR "bench.out: --evict copy gave exit ${rc} or was not reported:\n${out}\n${err}\n${json}")
+endif()
+execute_process(COMMAND ${BENCH} ${common} --evict sometimes RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--evict sometimes: expected read or copy")
+  message(FATAL_ERROR "bench.out: --evict sometimes gave exit ${rc}, expected 2:\n${err}")
 endif()
 file(READ ${DIR}/nested/out/bench.csv csv)
 if(NOT csv MATCHES "vkspd default")
