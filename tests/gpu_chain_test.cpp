@@ -142,7 +142,10 @@ TEST_P(FormatTest, MatchesReferenceInEveryVariant) {
     const VkFormat format = GetParam();
     // 2x2 and 32x16 are plain chains (the plain-chain kernel where the device has quad
     // operations, as Kernel::Auto picks), the rest odd (the general kernel).
-    const Size sizes[] = {{63, 65}, {129, 127}, {1, 7}, {2, 2}, {300, 5}, {32, 16}};
+    // (Every size here other than the plain ones has no axis a power of two: lavapipe also
+    // compiles a variant once per image whose width, or height, is a power of two or not (see
+    // gpu_formats_test.cpp's kSizes), and the one-texel axes run at every variant in SizeTest.)
+    const Size sizes[] = {{63, 65}, {129, 127}, {3, 7}, {2, 2}, {300, 5}, {32, 16}};
     const auto plainSize = [](const Size& s) {  // powers of two: every level even or 1
         return (s.w & (s.w - 1)) == 0 && (s.h & (s.h - 1)) == 0;
     };
