@@ -600,9 +600,18 @@ void runStage(int stage, ivec2 tile) {
         controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
                        gl_SemanticsAcquireRelease);
         if (gTid == 0) {
-            for (int w = 0; w < 4; ++w) {
-                uint count = sMipCount[w];
-                if (count != 0u) arriveAtBlock(tile - ivec2(w & 1, w >> 1), count);
+            // Usually all four tiles lie in one block of the next stage (this tile is not in the
+            // first column or row of its block): one arrival with the sum, one device-scope round
+            // trip in the life of the group instead of up to four in a row (bench/NOTES.md).
+            bool inX = tile.x % VKSPD_TILE != 0, inY = tile.y % VKSPD_TILE != 0;
+            if ((sMipCount[1] == 0u || inX) && (sMipCount[2] == 0u || inY) && (sMipCount[3] == 0u || (inX && inY))) {
+                uint total = sMipCount[0] + sMipCount[1] + sMipCount[2] + sMipCount[3];
+                if (total != 0u) arriveAtBlock(tile, total);
+            } else {
+                for (int w = 0; w < 4; ++w) {
+                    uint count = sMipCount[w];
+                    if (count != 0u) arriveAtBlock(tile - ivec2(w & 1, w >> 1), count);
+                }
             }
         }
     }
