@@ -1,6 +1,7 @@
 # Included by CTest (TEST_INCLUDE_FILES of tests/ and tests/cli/, after the discovered gtest
-# tests): the seconds each long test took in a cold CI run (fresh clone, empty Mesa shader cache,
-# `sh .ci/run` on two cores; docs/RELIABILITY.md). A fresh build has no CTest cost data, so
+# tests): the seconds each long test took in a cold CI run (877cf99: fresh clone, empty Mesa
+# shader cache, `sh .ci/run` on two cores; docs/RELIABILITY.md). Some take less since (fewer
+# lavapipe compiles); only their order matters here. A fresh build has no CTest cost data, so
 # without these `ctest -j2` starts tests in the order they are declared and the longest could
 # start last, leaving one core idle at the end; with them it starts the longest first. Names
 # not defined in the including directory are ignored.

@@ -16,8 +16,8 @@ namespace {
 // lavapipe compiles a kernel variant once per image format and also once per kind of image: width
 // a power of two or not, height a power of two or not (Mesa 22.3's llvmpipe keys its shaders on
 // the images' static state, which holds both). kSizes has all four kinds (1 and 64 are powers of
-// two); kOddSizes only the one with neither, so a case on it is one compile (each about 8-40 s
-// on one core with a cold shader cache, as in CI).
+// two); kOddSizes only the one with neither, so a case on it is one compile (the general kernel:
+// about 5-10 s on one core with a cold shader cache, as in CI).
 const uint32_t kSizes[][2] = {{1, 1}, {1, 5}, {7, 1}, {5, 3}, {63, 65}, {64, 64}, {130, 67}};
 const uint32_t kOddSizes[][2] = {{5, 3}, {63, 65}, {130, 67}};
 
