@@ -525,6 +525,17 @@ void deviceBarrier() {
                   gl_SemanticsAcquireRelease);
 }
 
+// Joins the workgroup and orders every thread's earlier data-buffer and shared-memory accesses
+// before every thread's later ones, without a device-scope fence. Data-buffer writes are coherent
+// stores (available at device scope when made), so before an arrival at a device-scope
+// acquire-release counter this is all the ordering they need: the arriving thread's atomic
+// releases them to the other groups. A device-scope fence in every thread waits for all of that
+// thread's image stores, which nothing reads back (bench/NOTES.md).
+void releaseBarrier() {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
+}
+
 // After the tile: arrive at the counters of the edges and corners this tile shares, and finish
 // those this group arrived at last.
 void finishEdges() {
@@ -583,7 +594,9 @@ void runStage(int stage, ivec2 tile) {
 
     bool arrivedInTail = processTile(stageLevels());
     if (pc.stage[stage].depMask != 0u) {
-        deviceBarrier();
+        // The records before the arrivals at the edge counters. (After the arrivals, finishEdges
+        // keeps device-scope fences: Mesa 22.3's lavapipe needs them there, bench/NOTES.md.)
+        releaseBarrier();
         finishEdges();
     }
     if (isLastStage()) return;
@@ -591,14 +604,11 @@ void runStage(int stage, ivec2 tile) {
     // The tiles whose level-6 texel this group made final (itself, and the ones it finished an
     // edge or corner for) count towards the 64x64 block of the next stage that holds them; the
     // arrival that completes a block elects this group to run the next stage on it.
-    // The kept texels are the only writes the next stage reads, and they are coherent stores
-    // (available at device scope when made): a workgroup barrier orders them before thread 0's
-    // releasing atomic, so the other warps skip a device-scope fence that would wait for all
-    // their image stores (bench/NOTES.md).
+    // The kept texels are the only writes the next stage reads: releaseBarrier orders them before
+    // thread 0's releasing atomic.
     // A plain tail has arrived already, from the thread that made the kept texel.
     if (!arrivedInTail) {
-        controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
-                       gl_SemanticsAcquireRelease);
+        releaseBarrier();
         if (gTid == 0) {
             // Usually all four tiles lie in one block of the next stage (this tile is not in the
             // first column or row of its block): one arrival with the sum, one device-scope round
