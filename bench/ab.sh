@@ -9,12 +9,16 @@
 #   build in the output. BENCH_ARGUMENTs replace the default
 #   --sizes 1920x1080,3840x2160,4095x4095,4096x4096 --formats rgba8,rgba16f --methods default --cols none --reps 30
 # Environment: ROWS, an extended regular expression selecting the report rows summarised
-# (default 'vkspd default').
-# Writes OUT_DIR/ab-NAME-ROUND.txt (each report) and OUT_DIR/stats-NAME.txt (registers), and
-# prints one line per run: the build, the round, the copy floor and its range over the
-# repetitions (a spread the bench flags is repeated there: do not compare that run), then
-# size:median for every selected row. Exit code 1 when a run fails (a check against the CPU
-# reference included), 2 for bad usage.
+# (default 'vkspd default'). SUITE_DEB, Debian's vulkan-validationlayers package: after the
+# rounds, the last BIN_DIR's vkspd_gpu_tests (the candidate's GPU suite) runs under that
+# validation layer with the gtest filter TEST_FILTER (default: all but the stress tests), so one
+# device call times a change and checks it.
+# Writes OUT_DIR/ab-NAME-ROUND.txt (each report), OUT_DIR/stats-NAME.txt (registers) and, with
+# SUITE_DEB, OUT_DIR/gpu_tests.log; prints one line per run: the build, the round, the copy floor
+# and its range over the repetitions (a spread the bench flags is repeated there: do not compare
+# that run), then size:median for every selected row; with SUITE_DEB, the suite's exit status and
+# result line. Exit code 1 when a run or the suite fails (a check against the CPU reference
+# included), 2 for bad usage.
 usage="usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]"
 [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
 out=$1 rounds=$2
@@ -27,6 +31,11 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
     shift
 done
 [ -n "$bins" ] || { echo "$usage" >&2; exit 2; }
+last=${bins##* }
+if [ -n "${SUITE_DEB:-}" ]; then
+    [ -f "$SUITE_DEB" ] || { echo "ab.sh: SUITE_DEB is not a file: $SUITE_DEB" >&2; exit 2; }
+    [ -x "$last/vkspd_gpu_tests" ] || { echo "ab.sh: SUITE_DEB set but no vkspd_gpu_tests in $last" >&2; exit 2; }
+fi
 if [ "${1:-}" = "--" ]; then
     shift
 else
@@ -72,4 +81,19 @@ while [ "$round" -le "$rounds" ]; do
     round=$((round + 1))
 done
 [ "$failed" -eq 0 ] || echo "ab.sh: a run failed (see its report)"
+if [ -n "${SUITE_DEB:-}" ]; then
+    layers=$(mktemp -d)
+    if dpkg -x "$SUITE_DEB" "$layers"; then
+        VK_LAYER_PATH=$layers/usr/share/vulkan/explicit_layer.d LD_LIBRARY_PATH=$layers/usr/lib/x86_64-linux-gnu \
+            "$last/vkspd_gpu_tests" "--gtest_filter=${TEST_FILTER:--*Stress*}" > "$out/gpu_tests.log" 2>&1
+        status=$?
+    else
+        echo "ab.sh: cannot unpack $SUITE_DEB" > "$out/gpu_tests.log"
+        status=1
+    fi
+    rm -rf "$layers"
+    echo "gpu tests ($(basename "$last")) exit $status"
+    grep -E '^\[  (PASSED|FAILED)  \]' "$out/gpu_tests.log"
+    [ "$status" -eq 0 ] || failed=1
+fi
 exit "$failed"

@@ -1,6 +1,7 @@
 # ctest bench.ab: bench/ab.sh on the test device with two builds (copies of this vkspd-bench):
 # every run written, the builds alternating A B, B A, a summary line per run with the floor and a
-# median per selected row; a failing run fails it (exit 1), bad usage exits 2.
+# median per selected row; a failing run fails it (exit 1), bad usage exits 2; SUITE_DEB runs the
+# last build's GPU suite under a layers package (below).
 # -DSCRIPT=<ab.sh> -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 file(REMOVE_RECURSE ${DIR})
 foreach(build A B)
@@ -29,4 +30,46 @@ endif()
 execute_process(COMMAND sh ${SCRIPT} ${DIR}/out-usage 1 ${DIR}/no-such-build RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "no vkspd-bench in")
   message(FATAL_ERROR "bench.ab: a folder without vkspd-bench gave exit ${rc}, expected 2:\n${err}")
+endif()
+
+# SUITE_DEB: the last build's vkspd_gpu_tests runs after the rounds under the layers unpacked from
+# the package, with the default filter; its status is printed and a failure fails the script. A
+# stand-in suite (a shell script) and package (dpkg-deb) take the place of the real ones, so this
+# checks the wiring, not the layers.
+set(pkg ${DIR}/fake-layers)
+file(WRITE ${pkg}/DEBIAN/control "Package: fake-layers\nVersion: 1\nArchitecture: all\nMaintainer: vkspd tests <tests@vkspd.invalid>\nDescription: stand-in for vulkan-validationlayers\n")
+file(WRITE ${pkg}/usr/share/vulkan/explicit_layer.d/fake_layer.json "{}\n")
+execute_process(COMMAND dpkg-deb --root-owner-group --build ${pkg} ${DIR}/fake-layers.deb
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench.ab: dpkg-deb failed: ${err}")
+endif()
+file(WRITE ${DIR}/suite/vkspd_gpu_tests
+     "#!/bin/sh\necho \"layers: $(ls \"$VK_LAYER_PATH\")\"\necho \"args: $*\"\n"
+     "if [ \"\${FAKE_SUITE_EXIT:-0}\" = 0 ]; then echo '[  PASSED  ] 1 test.'; else echo '[  FAILED  ] 1 test.'; fi\n"
+     "exit \${FAKE_SUITE_EXIT:-0}\n")
+file(CHMOD ${DIR}/suite/vkspd_gpu_tests PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+file(COPY ${BENCH} DESTINATION ${DIR}/suite)
+set(one --sizes 64x64 --formats rgba8 --reps 1 --methods default --cols none --copy-mib 8 --evict-mib 8)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env SUITE_DEB=${DIR}/fake-layers.deb
+                        sh ${SCRIPT} ${DIR}/out-suite 1 ${DIR}/A ${DIR}/suite -- ${one}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\ngpu tests \\(suite\\) exit 0\n\\[  PASSED  \\] 1 test\\.")
+  message(FATAL_ERROR "bench.ab: SUITE_DEB with a passing suite gave exit ${rc}:\n${out}\n${err}")
+endif()
+file(READ ${DIR}/out-suite/gpu_tests.log log)
+if(NOT log MATCHES "layers: fake_layer\\.json\nargs: --gtest_filter=-\\*Stress\\*\n")
+  message(FATAL_ERROR "bench.ab: the suite did not run under the package's layers with the default filter:\n${log}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env SUITE_DEB=${DIR}/fake-layers.deb FAKE_SUITE_EXIT=1
+                        sh ${SCRIPT} ${DIR}/out-suite-fails 1 ${DIR}/suite -- ${one}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 1 OR NOT out MATCHES "gpu tests \\(suite\\) exit 1")
+  message(FATAL_ERROR "bench.ab: a failing suite gave exit ${rc}, expected 1:\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env SUITE_DEB=${DIR}/fake-layers.deb
+                        sh ${SCRIPT} ${DIR}/out-suite-usage 1 ${DIR}/suite ${DIR}/A
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "no vkspd_gpu_tests in")
+  message(FATAL_ERROR "bench.ab: SUITE_DEB with a last build lacking the suite gave exit ${rc}, expected 2:\n${err}")
 endif()
