@@ -514,9 +514,11 @@ void arriveAtBlock(ivec2 finished, uint count) {
     }
 }
 
-// Joins the workgroup and orders buffer and image accesses at device scope around it: each
-// thread's earlier writes are released to other groups (through thread 0's atomic), and later
-// reads acquire theirs.
+// After the arrivals at the edge counters: joins the workgroup (every thread then reads the
+// finalize mask) and acquires at device scope, for every thread, the records the arriving
+// threads' atomics acquired. The memory model needs only the fence after the barrier; Mesa
+// 22.3's lavapipe fails two cascade tests without the one before it as well (bench/NOTES.md,
+// 2026-11-23), so both stay.
 void deviceBarrier() {
     memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                   gl_SemanticsAcquireRelease);
