@@ -14,10 +14,11 @@
 # validation layer with the gtest filter TEST_FILTER (default: all but the stress tests), so one
 # device call times a change and checks it.
 # Writes OUT_DIR/ab-NAME-ROUND.txt (each report), OUT_DIR/stats-NAME.txt (registers) and, with
-# SUITE_DEB, OUT_DIR/gpu_tests.log; prints one line per run: the build, the round, the copy floor
-# and its range over the repetitions (a spread the bench flags is repeated there: do not compare
-# that run), then size:median for every selected row; with SUITE_DEB, the suite's exit status and
-# result line. Exit code 1 when a run or the suite fails (a check against the CPU reference
+# SUITE_DEB, OUT_DIR/gpu_tests.log; prints one line per run: the build, the round, the copy floor,
+# its range over the repetitions and how many timings the bench left out because other work took
+# the GPU's bandwidth around them (its warning, when an item kept too few clean timings, is
+# repeated there: do not compare that run), then size:median for every selected row (with '!'
+# for such an unsteady item); with SUITE_DEB, the suite's exit status and result line. Exit code 1 when a run or the suite fails (a check against the CPU reference
 # included), 2 for bad usage.
 usage="usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]"
 [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
@@ -66,14 +67,16 @@ while [ "$round" -le "$rounds" ]; do
         report="$out/ab-$name-$round.txt"
         "$b/vkspd-bench" "$@" > "$report" 2>&1 || failed=1
         floor=$(grep '^compute copy floor' "$report" | awk '{print $4}')
-        range=$(grep '^copy floor over the repetitions' "$report" | sed 's/^copy floor over the repetitions: //')
-        # A report row: format, size, method (several words), median, min, GB/s, % of floor, ...:
-        # the median is three fields before the first one ending in '%'.
+        range=$(grep '^copy floor over the repetitions' "$report" |
+            sed -E 's/^copy floor over the repetitions: //; s/ timings left out \(a read probe[^)]*\)/ left out/')
+        # A report row: format, size, method (several words), median, min, GB/s, % of floor,
+        # x blit, clean, ...: the median is three fields before the first one ending in '%'; a
+        # clean count ending in '!' (too few clean timings: unsteady) marks the median with '!'.
         medians=$(grep -E "$rows" "$report" | grep -v '^format ' | awk -v show="$show_method" '{
             for (i = 4; i <= NF; ++i) if ($i ~ /%$/) {
                 method = ""
                 if (show) { for (k = 3; k < i - 3; ++k) method = method (k > 3 ? "_" : "") $k; method = "[" method "]" }
-                print substr($1, 1, 8) "/" $2 method ":" $(i - 3); next
+                print substr($1, 1, 8) "/" $2 method ":" $(i - 3) ($(i + 2) ~ /!$/ ? "!" : ""); next
             }
         }' | tr '\n' ' ')
         echo "$name-$round floor $floor GB/s ($range) $medians"

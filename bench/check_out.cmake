@@ -1,5 +1,6 @@
 # ctest bench.out: vkspd-bench --out makes a missing (nested) folder and writes its CSV, JSON and
-# SVG there; the report and the JSON give the copy floor's range over the repetitions and the L2
+# SVG there; the report and the JSON give the copy floor's range over the repetitions, the
+# timings left out by the read probes and each row's clean timings, and the L2
 # eviction (a read by default, a copy with --evict copy; another value refused with exit code 2);
 # an --out that cannot be made is refused with exit code 2 before anything runs.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
@@ -20,6 +21,18 @@ endif()
 file(READ ${DIR}/nested/out/bench.json json)
 if(NOT json MATCHES "\"copy_floor_low_gbs\": [0-9.e+-]+" OR NOT json MATCHES "\"copy_floor_high_gbs\": [0-9.e+-]+")
   message(FATAL_ERROR "bench.out: bench.json lacks the copy floor's range:\n${json}")
+endif()
+# The read probes: how many timings were left out, and per row the clean timings. With one
+# repetition no item can keep three clean timings, so every row is unsteady ('!') and the report
+# says not to compare the run.
+if(NOT out MATCHES "copy floor over the repetitions: [0-9]+ to [0-9]+ GB/s; read probes up to [0-9]+ GB/s; [0-9]+ of [0-9]+ timings left out \\(a read probe"
+   OR NOT out MATCHES "WARNING: some items kept too few clean timings, marked '!'"
+   OR NOT out MATCHES " clean +occupancy" OR NOT out MATCHES "vkspd default[^\n]* [01]/1! ")
+  message(FATAL_ERROR "bench.out: no probe report (timings left out, clean column, unsteady rows):\n${out}")
+endif()
+if(NOT json MATCHES "\"read_probe_best_gbs\": [0-9.e+-]+" OR NOT json MATCHES "\"timings_left_out\": [0-9]+" OR NOT json MATCHES "\"unsteady_items\": [1-9]"
+   OR NOT json MATCHES "\"clean_timings\": [01], \"timings\": 1}")
+  message(FATAL_ERROR "bench.out: bench.json lacks the probe figures:\n${json}")
 endif()
 if(NOT json MATCHES "\"l2_eviction\": \"read\"" OR NOT out MATCHES "8 MiB read before each item")
   message(FATAL_ERROR "bench.out: the default eviction is not reported as a read:\n${out}\n${json}")

@@ -44,8 +44,12 @@ const char* kUsageText =
     "every vkspd single-pass variant, against a compute-shader copy floor measured in the same\n"
     "run; interleaved, GPU timestamps, the L2 evicted before each item (by reading a 256 MiB\n"
     "buffer: see --evict), median and minimum.\n"
-    "The floor is timed in every repetition: its range is printed, and a spread over 10% (the\n"
-    "GPU's bandwidth changed during the run) is flagged as a warning.\n"
+    "The floor is timed in every repetition: its range is printed. The L2 eviction before each\n"
+    "item, and one after the last, is timed too (a read probe; the best is printed): a timing\n"
+    "with a probe before or after it below 90% of the run's best ran while other work took the\n"
+    "GPU's bandwidth, and is left out of the median and minimum. The 'clean' column gives the\n"
+    "timings kept; an item left with fewer than a third of them (and fewer than 3) keeps them\n"
+    "all, is marked '!' (unsteady), and the report warns not to compare the run.\n"
     "Each vkspd method is first checked against the CPU reference, every level below the base\n"
     "poisoned before it runs: every texel of every level up to 4096x4096 texels, above that 2048\n"
     "sampled texels per level (corners, last row and column, random) against a reference\n"
@@ -157,7 +161,10 @@ struct Item {
     Method method;
     bool verified = false;
     double worstError = 0;
-    std::vector<double> us;  // one per timed repetition
+    std::vector<double> us;    // one per timed repetition
+    std::vector<double> kept;  // the timings the figures come from (see cleanTimings)
+    size_t clean = 0;          // timings whose read probes were clean
+    bool steady = true;        // kept holds only those (enough of them)
 };
 
 const VkImageLayout kGeneral = VK_IMAGE_LAYOUT_GENERAL;
@@ -686,6 +693,32 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     return ok;
 }
 
+// A GPU lent to several users can lose most of its bandwidth to other work for a while (lent H200s
+// fell from ~4150 to ~1700 GB/s in the middle of runs: bench/NOTES.md, 2026-11-23 and 2026-11-24).
+// The L2 eviction before each item is a read of a known size, so it is timed too: a read probe
+// before and after every timing. A timing is clean when both probes ran within 10% of the
+// fastest probe of the run; an item's figures come from its clean timings, or from all of them,
+// marked unsteady, where fewer than a third (and fewer than 3) were clean.
+// `probeGBs[r][i]`: the probe before item i of repetition r (i == items: after the last item).
+// Returns the best probe (GB/s): a run slowed throughout keeps every timing, and only this figure,
+// against the same GPU's usual one, shows it.
+double cleanTimings(std::vector<Item>& items, const std::vector<std::vector<double>>& probeGBs, uint32_t reps) {
+    double best = 0;
+    for (const auto& rep : probeGBs)
+        for (double gbs : rep) best = std::max(best, gbs);
+    const size_t needed = std::max<size_t>(3, (reps + 2) / 3);
+    for (size_t i = 0; i < items.size(); ++i) {
+        Item& it = items[i];
+        it.kept.clear();
+        for (size_t r = 0; r < it.us.size(); ++r)
+            if (probeGBs[r][i] >= 0.9 * best && probeGBs[r][i + 1] >= 0.9 * best) it.kept.push_back(it.us[r]);
+        it.clean = it.kept.size();
+        it.steady = it.clean >= needed;
+        if (!it.steady) it.kept = it.us;
+    }
+    return best;
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
@@ -1044,18 +1077,28 @@ int main(int argc, char** argv) {
 
     VkQueryPoolCreateInfo qpi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qpi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    qpi.queryCount = uint32_t(2 * items.size());
+    // Per repetition: each item's begin and end, then the read probes (the eviction before each
+    // item and one after the last): begin and end of each.
+    qpi.queryCount = uint32_t(2 * items.size() + 2 * (items.size() + 1));
     VkQueryPool queries;
     CHECK_VK(vkCreateQueryPool(g.device, &qpi, nullptr, &queries));
     const uint32_t warmup = 3;
-    std::vector<uint64_t> stamps(2 * items.size());
+    std::vector<uint64_t> stamps(qpi.queryCount);
+    std::vector<std::vector<double>> probeGBs;
+    const uint32_t probeBase = uint32_t(2 * items.size());
+    const double probeBytes = double(evictBytes) * (evictByCopy ? 2.0 : 1.0);
+    auto recordProbe = [&](VkCommandBuffer cmd, size_t p) {
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, probeBase + uint32_t(2 * p));
+        evicter.record(cmd, evictFrom, evictTo, evictBytes);  // cold L2
+        fullBarrier(cmd);
+        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, probeBase + uint32_t(2 * p + 1));
+    };
     for (uint32_t rep = 0; rep < warmup + reps; ++rep) {
         VkCommandBuffer cmd = run.begin();
         vkCmdResetQueryPool(cmd, queries, 0, qpi.queryCount);
         for (size_t i = 0; i < items.size(); ++i) {
             const Item& it = items[i];
-            evicter.record(cmd, evictFrom, evictTo, evictBytes);  // cold L2
-            fullBarrier(cmd);
+            recordProbe(cmd, i);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, uint32_t(2 * i));
             if (it.subject == SIZE_MAX) copier.record(cmd, copyFrom, copyTo, copyBytes);
             else if (it.method.kind == Method::Blit) recordBlitChain(cmd, subjects[it.subject]);
@@ -1063,18 +1106,25 @@ int main(int argc, char** argv) {
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, uint32_t(2 * i + 1));
             fullBarrier(cmd);
         }
+        recordProbe(cmd, items.size());
         run.submitAndWait();
         CHECK_VK(vkGetQueryPoolResults(g.device, queries, 0, qpi.queryCount, stamps.size() * 8, stamps.data(), 8,
                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
         if (rep < warmup) continue;
-        for (size_t i = 0; i < items.size(); ++i)
-            items[i].us.push_back(double(stamps[2 * i + 1] - stamps[2 * i]) * g.properties.limits.timestampPeriod * 1e-3);
+        const double period = g.properties.limits.timestampPeriod * 1e-3;  // us per tick
+        for (size_t i = 0; i < items.size(); ++i) items[i].us.push_back(double(stamps[2 * i + 1] - stamps[2 * i]) * period);
+        probeGBs.emplace_back();
+        for (size_t p = 0; p <= items.size(); ++p) {
+            const double us = double(stamps[probeBase + 2 * p + 1] - stamps[probeBase + 2 * p]) * period;
+            probeGBs.back().push_back(probeBytes / (std::max(us, 1e-3) * 1e-6) * 1e-9);
+        }
     }
+    const double probeBestGBs = cleanTimings(items, probeGBs, reps);
 
     // Report.
     // The copy reads and writes copyBytes: GB/s of a copy timed at `us`.
     auto copyGBsAt = [&](double us) { return 2.0 * double(copyBytes) / (us * 1e-6) * 1e-9; };
-    const double copyMedian = median(items[0].us);
+    const double copyMedian = median(items[0].kept);
     const double copyGBs = copyGBsAt(copyMedian);
     char date[32];
     std::time_t now = std::time(nullptr);
@@ -1085,24 +1135,35 @@ int main(int argc, char** argv) {
                 copyGBs, copyMib, copyMedian, evictMib, evictByCopy ? "copied (--evict copy)" : "read");
     // The floor is timed in every repetition with the other items, so its spread shows a GPU whose
     // bandwidth changed during the run (other work on it, clocks): on lent H200s some runs measured
-    // 1700 GB/s instead of 4150 and every item 2.5-3.5x slower (bench/NOTES.md, 2026-11-23).
+    // 1700 GB/s instead of 4150 and every item 2.5-3.5x slower (bench/NOTES.md, 2026-11-23). The
+    // range is over every repetition; the timings that ran in such a drop are left out of the
+    // figures (cleanTimings), and only an item left with too few clean timings makes the run
+    // unfit to compare.
     const auto floorRange = std::minmax_element(items[0].us.begin(), items[0].us.end());
     const double floorLowGBs = copyGBsAt(*floorRange.second), floorHighGBs = copyGBsAt(*floorRange.first);
-    std::printf("copy floor over the repetitions: %.0f to %.0f GB/s%s\n", floorLowGBs, floorHighGBs,
-                floorHighGBs > 1.1 * floorLowGBs
-                    ? " -- WARNING: it varied by more than 10%: the GPU's bandwidth changed during the run; "
-                      "do not compare these figures"
-                    : "");
+    size_t timings = 0, leftOut = 0, unsteady = 0;
+    for (const Item& it : items) {
+        timings += it.us.size();
+        leftOut += it.steady ? it.us.size() - it.kept.size() : 0;
+        unsteady += it.steady ? 0 : 1;
+    }
+    std::printf("copy floor over the repetitions: %.0f to %.0f GB/s; read probes up to %.0f GB/s; %zu of %zu timings "
+                "left out (a read probe before or after them below 90%% of the best: other work on the GPU)%s\n",
+                floorLowGBs, floorHighGBs, probeBestGBs, leftOut, timings,
+                unsteady ? " -- WARNING: some items kept too few clean timings, marked '!': do not compare these figures"
+                         : "");
     std::printf("DenormPreserve: %s\n\n", skipDenormPreserve ? "off (--no-denorm-preserve)"
                                                               : "added where the device supports it");
-    std::printf("%-22s %-12s %-44s %10s %10s %8s %8s %8s %-28s %s\n", "format", "size", "method", "median us", "min us",
-                "GB/s", "% floor", "x blit", "occupancy", "check");
+    std::printf("%-22s %-12s %-44s %10s %10s %8s %8s %8s %-9s %-28s %s\n", "format", "size", "method", "median us", "min us",
+                "GB/s", "% floor", "x blit", "clean", "occupancy", "check");
     std::ostringstream csv, json;
-    csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error,occupancy\n";
+    csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error,occupancy,clean_timings,timings\n";
     json << "{\n  \"gpu\": \"" << g.properties.deviceName << "\",\n  \"driver\": \"" << driver.driverName << ' '
          << driver.driverInfo << "\",\n  \"date\": \"" << date << "\",\n  \"repetitions\": " << reps
          << ",\n  \"copy_floor_gbs\": " << copyGBs << ",\n  \"copy_floor_low_gbs\": " << floorLowGBs
-         << ",\n  \"copy_floor_high_gbs\": " << floorHighGBs << ",\n  \"l2_eviction\": \""
+         << ",\n  \"copy_floor_high_gbs\": " << floorHighGBs << ",\n  \"read_probe_best_gbs\": " << probeBestGBs
+         << ",\n  \"timings_left_out\": " << leftOut
+         << ",\n  \"unsteady_items\": " << unsteady << ",\n  \"l2_eviction\": \""
          << (evictByCopy ? "copy" : "read") << "\",\n  \"evict_mib\": " << evictMib << ",\n  \"results\": [\n";
     bool first = true, allVerified = true;
     for (size_t i = 1; i < items.size(); ++i) {
@@ -1110,8 +1171,10 @@ int main(int argc, char** argv) {
         const Subject& s = subjects[it.subject];
         double blitMedian = 0;
         for (const Item& other : items)
-            if (other.subject == it.subject && other.method.kind == Method::Blit) blitMedian = median(other.us);
-        const double med = median(it.us), mn = *std::min_element(it.us.begin(), it.us.end());
+            if (other.subject == it.subject && other.method.kind == Method::Blit) blitMedian = median(other.kept);
+        const double med = median(it.kept), mn = *std::min_element(it.kept.begin(), it.kept.end());
+        const size_t clean = it.clean;
+        const std::string cleanText = std::to_string(clean) + "/" + std::to_string(it.us.size()) + (it.steady ? "" : "!");
         const double gbs = s.floorBytes / (med * 1e-6) * 1e-9;
         const double pct = 100.0 * gbs / copyGBs;
         const std::string check = it.method.kind == Method::Blit ? "approximate"
@@ -1120,17 +1183,19 @@ int main(int argc, char** argv) {
                                                                        : "ok";
         allVerified = allVerified && (it.method.kind == Method::Blit || it.verified);
         const std::string occ = it.method.kind == Method::SinglePass ? occupancyText(it.method, s.format) : "-";
-        std::printf("%-22s %5ux%-6u %-44s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-28s %s\n", formatName(s.format).c_str(), s.width,
-                    s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, occ.c_str(), check.c_str());
+        std::printf("%-22s %5ux%-6u %-44s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-9s %-28s %s\n", formatName(s.format).c_str(),
+                    s.width, s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, cleanText.c_str(),
+                    occ.c_str(), check.c_str());
         csv << '"' << g.properties.deviceName << "\",\"" << driver.driverName << ' ' << driver.driverInfo << "\"," << date << ','
             << formatName(s.format) << ',' << s.width << ',' << s.height << ',' << it.method.name << ',' << med << ',' << mn
             << ',' << gbs << ',' << pct << ',' << blitMedian / med << ',' << check << ',' << it.worstError << ",\"" << occ
-            << "\"\n";
+            << "\"," << clean << ',' << it.us.size() << '\n';
         json << (first ? "" : ",\n") << "    {\"format\": \"" << formatName(s.format) << "\", \"width\": " << s.width
              << ", \"height\": " << s.height << ", \"method\": \"" << it.method.name << "\", \"median_us\": " << med
              << ", \"min_us\": " << mn << ", \"effective_gbs\": " << gbs << ", \"percent_of_floor\": " << pct
              << ", \"speedup_vs_blit\": " << blitMedian / med << ", \"check\": \"" << check
-             << "\", \"worst_error\": " << it.worstError << ", \"occupancy\": \"" << occ << "\"}";
+             << "\", \"worst_error\": " << it.worstError << ", \"occupancy\": \"" << occ
+             << "\", \"clean_timings\": " << clean << ", \"timings\": " << it.us.size() << "}";
         first = false;
     }
     json << "\n  ]\n}\n";
@@ -1154,7 +1219,7 @@ int main(int argc, char** argv) {
                     lines.push_back({it.method.name, {}});
                     line = lines.end() - 1;
                 }
-                line->second.push_back(100.0 * subjects[it.subject].floorBytes / (median(it.us) * 1e-6) * 1e-9 / copyGBs);
+                line->second.push_back(100.0 * subjects[it.subject].floorBytes / (median(it.kept) * 1e-6) * 1e-9 / copyGBs);
             }
             written = written && writeSvg(outDir + "/bench-" + formatName(f) + ".svg",
                      formatName(f) + " on " + g.properties.deviceName + ": % of the copy floor (median)", sizeNames, lines);
