@@ -48,8 +48,9 @@ const char* kUsageText =
     "eviction before each item, and of one after the last, is timed too (a read probe; the best\n"
     "is printed): a timing with a probe before or after it below 90% of the run's best ran while\n"
     "other work took the GPU's bandwidth, and is left out of the median and minimum. The 'clean'\n"
-    "column gives the timings kept; an item left with fewer than a third of them (and fewer than\n"
-    "3) keeps them all, is marked '!' (unsteady), and the report warns not to compare the run.\n"
+    "column gives the timings kept; an item left with fewer than a third of its timings clean\n"
+    "(or fewer than 3) keeps them all, is marked '!' (unsteady), and the report warns not to\n"
+    "compare the run.\n"
     "Each vkspd method is first checked against the CPU reference, every level below the base\n"
     "poisoned before it runs: every texel of every level up to 4096x4096 texels, above that 2048\n"
     "sampled texels per level (corners, last row and column, random) against a reference\n"
@@ -699,7 +700,7 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
 // The L2 eviction before each item is a read of a known size, so it is timed too: a read probe
 // before and after every timing. A timing is clean when both probes ran within 10% of the
 // fastest probe of the run; an item's figures come from its clean timings, or from all of them,
-// marked unsteady, where fewer than a third (and fewer than 3) were clean.
+// marked unsteady, where fewer than a third of them (or fewer than 3) were clean.
 // `probeGBs[r][i]`: the probe before item i of repetition r (i == items: after the last item).
 // Returns the best probe (GB/s): a run slowed throughout keeps every timing, and only this figure,
 // against the same GPU's usual one, shows it.
