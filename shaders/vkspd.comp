@@ -516,15 +516,15 @@ void arriveAtBlock(ivec2 finished, uint count) {
 
 // After the arrivals at the edge counters: joins the workgroup (every thread then reads the
 // finalize mask) and acquires at device scope, for every thread, the records the arriving
-// threads' atomics acquired. The memory model needs only the fence after the barrier; Mesa
-// 22.3's lavapipe fails two cascade tests without the one before it as well (bench/NOTES.md,
-// 2026-11-23), so both stay.
+// threads' atomics acquired. Buffer semantics only: the records are in the data buffer, and no
+// group reads an image another group wrote. The memory model needs only the fence after the
+// barrier; Mesa 22.3's lavapipe fails two cascade tests without the one before it as well
+// (bench/NOTES.md, 2026-11-23), so both stay. (With image semantics too, the same speed on an
+// H200: bench/NOTES.md, 2026-11-24 fourth session.)
 void deviceBarrier() {
-    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
-                  gl_SemanticsAcquireRelease);
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
     barrier();
-    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
-                  gl_SemanticsAcquireRelease);
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
 }
 
 // Joins the workgroup and orders every thread's earlier data-buffer and shared-memory accesses
@@ -630,8 +630,7 @@ void runStage(int stage, ivec2 tile) {
     // Only a group elected for a block reads what other groups released; the others are done.
     barrier();
     if (sElectedCount[uint(stage + 1) & 1u] != 0u) {
-        memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
-                      gl_SemanticsAcquireRelease);
+        memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
     }
 }
 

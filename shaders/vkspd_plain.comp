@@ -195,9 +195,9 @@ bool elect(int stage, ivec2 tile, uint count, uint lane) {
     }
     barrier();
     if (sElected[list] == 0u) return false;
-    // Only an elected group reads what other groups released.
-    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
-                  gl_SemanticsAcquireRelease);
+    // Only an elected group reads what other groups released: kept texels, in the data buffer
+    // (no group reads an image another group wrote), so buffer semantics.
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
     return true;
 }
 
