@@ -5,7 +5,8 @@
 # keep the scripts that ran, this is the maintained one.
 #
 # usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]
-#   BIN_DIR: a folder with vkspd-bench (and vkspd-pipeline-stats, optional); its name names the
+#   BIN_DIR: a folder with vkspd-bench (and vkspd-pipeline-stats, optional: the registers of the
+#   FP16 general and plain-chain kernels are printed first); its name names the
 #   build in the output. BENCH_ARGUMENTs replace the default
 #   --sizes 1920x1080,3840x2160,4095x4095,4096x4096 --formats rgba8,rgba16f --methods default --cols none --reps 30
 # Environment: ROWS, an extended regular expression selecting the report rows summarised
@@ -53,7 +54,7 @@ for b in $bins; do
     name=$(basename "$b")
     if [ -x "$b/vkspd-pipeline-stats" ]; then
         "$b/vkspd-pipeline-stats" > "$out/stats-$name.txt" 2>&1
-        regs=$(grep -E '^average fp16 quad' "$out/stats-$name.txt" | sed -E 's/ \[Binary.*//' | tr '\n' ' ')
+        regs=$(grep -E '^average fp16 (quad|plain)' "$out/stats-$name.txt" | sed -E 's/ \[Binary.*//' | tr '\n' ' ')
         echo "$name registers: ${regs:-not reported by this device}"
     fi
 done
