@@ -19,8 +19,9 @@
 # its range over the repetitions and how many timings the bench left out because other work took
 # the GPU's bandwidth around them (its warning, when an item kept too few clean timings, is
 # repeated there: do not compare that run), then size:median for every selected row (with '!'
-# for such an unsteady item); with SUITE_DEB, the suite's exit status and result line. Exit code 1 when a run or the suite fails (a check against the CPU reference
-# included), 2 for bad usage.
+# for such an unsteady item); with SUITE_DEB, the suite's exit status and result line. Exit
+# code 1 when a run or the suite fails (a check against the CPU reference included), 2 for bad
+# usage.
 usage="usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]"
 [ $# -ge 3 ] || { echo "$usage" >&2; exit 2; }
 out=$1 rounds=$2
