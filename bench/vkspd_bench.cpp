@@ -13,6 +13,8 @@
 #include "../samples/common/gpu.hpp"
 #include "../src/context.hpp"  // halfDenormalsMatter, halfDenormalFlavourDiffers: the FP16 flavour a format gets
 
+#include "clean_timings.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -163,9 +165,7 @@ struct Item {
     bool verified = false;
     double worstError = 0;
     std::vector<double> us;    // one per timed repetition
-    std::vector<double> kept;  // the timings the figures come from (see cleanTimings)
-    size_t clean = 0;          // timings whose read probes were clean
-    bool steady = true;        // kept holds only those (enough of them)
+    vkspd_bench::KeptTimings timings;  // which of them the figures come from (clean_timings.hpp)
 };
 
 const VkImageLayout kGeneral = VK_IMAGE_LAYOUT_GENERAL;
@@ -695,32 +695,6 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     return ok;
 }
 
-// A GPU lent to several users can lose most of its bandwidth to other work for a while (lent H200s
-// fell from ~4150 to ~1700 GB/s in the middle of runs: bench/NOTES.md, 2026-11-23 and 2026-11-24).
-// The L2 eviction before each item is a read of a known size, so it is timed too: a read probe
-// before and after every timing. A timing is clean when both probes ran within 10% of the
-// fastest probe of the run; an item's figures come from its clean timings, or from all of them,
-// marked unsteady, where fewer than a third of them (or fewer than 3) were clean.
-// `probeGBs[r][i]`: the probe before item i of repetition r (i == items: after the last item).
-// Returns the best probe (GB/s): a run slowed throughout keeps every timing, and only this figure,
-// against the same GPU's usual one, shows it.
-double cleanTimings(std::vector<Item>& items, const std::vector<std::vector<double>>& probeGBs, uint32_t reps) {
-    double best = 0;
-    for (const auto& rep : probeGBs)
-        for (double gbs : rep) best = std::max(best, gbs);
-    const size_t needed = std::max<size_t>(3, (reps + 2) / 3);
-    for (size_t i = 0; i < items.size(); ++i) {
-        Item& it = items[i];
-        it.kept.clear();
-        for (size_t r = 0; r < it.us.size(); ++r)
-            if (probeGBs[r][i] >= 0.9 * best && probeGBs[r][i + 1] >= 0.9 * best) it.kept.push_back(it.us[r]);
-        it.clean = it.kept.size();
-        it.steady = it.clean >= needed;
-        if (!it.steady) it.kept = it.us;
-    }
-    return best;
-}
-
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
@@ -1128,12 +1102,14 @@ int main(int argc, char** argv) {
             probeGBs.back().push_back(probeBytes / (std::max(us, 1e-3) * 1e-6) * 1e-9);
         }
     }
-    const double probeBestGBs = cleanTimings(items, probeGBs, reps);
+    const double probeBestGBs = vkspd_bench::bestProbe(probeGBs);
+    for (size_t i = 0; i < items.size(); ++i)
+        items[i].timings = vkspd_bench::keepCleanTimings(items[i].us, probeGBs, i, probeBestGBs);
 
     // Report.
     // The copy reads and writes copyBytes: GB/s of a copy timed at `us`.
     auto copyGBsAt = [&](double us) { return 2.0 * double(copyBytes) / (us * 1e-6) * 1e-9; };
-    const double copyMedian = median(items[0].kept);
+    const double copyMedian = median(items[0].timings.kept);
     const double copyGBs = copyGBsAt(copyMedian);
     char date[32];
     std::time_t now = std::time(nullptr);
@@ -1146,19 +1122,19 @@ int main(int argc, char** argv) {
     // bandwidth changed during the run (other work on it, clocks): on lent H200s some runs measured
     // 1700 GB/s instead of 4150 and every item 2.5-3.5x slower (bench/NOTES.md, 2026-11-23). The
     // range is over every repetition; the timings that ran in such a drop are left out of the
-    // figures (cleanTimings), and only an item left with too few clean timings makes the run
+    // figures (clean_timings.hpp), and only an item left with too few clean timings makes the run
     // unfit to compare.
     const auto floorRange = std::minmax_element(items[0].us.begin(), items[0].us.end());
     const double floorLowGBs = copyGBsAt(*floorRange.second), floorHighGBs = copyGBsAt(*floorRange.first);
-    size_t timings = 0, leftOut = 0, unsteady = 0;
+    size_t allTimings = 0, leftOut = 0, unsteady = 0;
     for (const Item& it : items) {
-        timings += it.us.size();
-        leftOut += it.steady ? it.us.size() - it.kept.size() : 0;
-        unsteady += it.steady ? 0 : 1;
+        allTimings += it.us.size();
+        leftOut += it.timings.steady ? it.us.size() - it.timings.clean : 0;
+        unsteady += it.timings.steady ? 0 : 1;
     }
     std::printf("copy floor over the repetitions: %.0f to %.0f GB/s; read probes up to %.0f GB/s; %zu of %zu timings "
                 "left out (a read probe before or after them below 90%% of the best: other work on the GPU)%s\n",
-                floorLowGBs, floorHighGBs, probeBestGBs, leftOut, timings,
+                floorLowGBs, floorHighGBs, probeBestGBs, leftOut, allTimings,
                 unsteady ? " -- WARNING: some items kept too few clean timings, marked '!': do not compare these figures"
                          : "");
     std::printf("DenormPreserve: %s\n\n", skipDenormPreserve ? "off (--no-denorm-preserve)"
@@ -1180,10 +1156,11 @@ int main(int argc, char** argv) {
         const Subject& s = subjects[it.subject];
         double blitMedian = 0;
         for (const Item& other : items)
-            if (other.subject == it.subject && other.method.kind == Method::Blit) blitMedian = median(other.kept);
-        const double med = median(it.kept), mn = *std::min_element(it.kept.begin(), it.kept.end());
-        const size_t clean = it.clean;
-        const std::string cleanText = std::to_string(clean) + "/" + std::to_string(it.us.size()) + (it.steady ? "" : "!");
+            if (other.subject == it.subject && other.method.kind == Method::Blit) blitMedian = median(other.timings.kept);
+        const double med = median(it.timings.kept), mn = *std::min_element(it.timings.kept.begin(), it.timings.kept.end());
+        const size_t clean = it.timings.clean;
+        const std::string cleanText =
+            std::to_string(clean) + "/" + std::to_string(it.us.size()) + (it.timings.steady ? "" : "!");
         const double gbs = s.floorBytes / (med * 1e-6) * 1e-9;
         const double pct = 100.0 * gbs / copyGBs;
         const std::string check = it.method.kind == Method::Blit ? "approximate"
@@ -1228,7 +1205,7 @@ int main(int argc, char** argv) {
                     lines.push_back({it.method.name, {}});
                     line = lines.end() - 1;
                 }
-                line->second.push_back(100.0 * subjects[it.subject].floorBytes / (median(it.kept) * 1e-6) * 1e-9 / copyGBs);
+                line->second.push_back(100.0 * subjects[it.subject].floorBytes / (median(it.timings.kept) * 1e-6) * 1e-9 / copyGBs);
             }
             written = written && writeSvg(outDir + "/bench-" + formatName(f) + ".svg",
                      formatName(f) + " on " + g.properties.deviceName + ": % of the copy floor (median)", sizeNames, lines);
