@@ -1,11 +1,11 @@
 # ctest bench.out: vkspd-bench --out makes a missing (nested) folder and writes its CSV, JSON and
-# SVG there; the report and the JSON give the copy floor's range over the repetitions, the
+# SVG there, the CSV with a checked 'stream (chain bytes)' row; the report and the JSON give the copy floor's range over the repetitions, the
 # timings left out by the read probes and each row's clean timings, and the L2
 # eviction (a read by default, a copy with --evict copy; another value refused with exit code 2);
 # an --out that cannot be made is refused with exit code 2 before anything runs.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 file(REMOVE_RECURSE ${DIR})
-set(common --sizes 64x64 --formats rgba8 --reps 1 --methods default --cols none --copy-mib 8 --evict-mib 8)
+set(common --sizes 64x64 --formats rgba8 --reps 1 --methods default,stream --cols none --copy-mib 8 --evict-mib 8)
 execute_process(COMMAND ${BENCH} ${common} --out ${DIR}/nested/out RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "bench.out: exit ${rc}\n${out}\n${err}")
@@ -49,6 +49,10 @@ endif()
 file(READ ${DIR}/nested/out/bench.csv csv)
 if(NOT csv MATCHES "vkspd default")
   message(FATAL_ERROR "bench.out: bench.csv has no 'vkspd default' row:\n${csv}")
+endif()
+# The stream row (a chain's bytes through one plain dispatch), its output checked.
+if(NOT csv MATCHES ",stream \\(chain bytes\\),[^\n]*,ok \\(reads, writes\\),")
+  message(FATAL_ERROR "bench.out: bench.csv has no checked 'stream (chain bytes)' row:\n${csv}")
 endif()
 if(csv MATCHES "cols ")
   message(FATAL_ERROR "bench.out: --cols none still timed 'cols N' methods:\n${csv}")

@@ -38,6 +38,9 @@ const uint32_t kCopySpirv[] =
 const uint32_t kEvictSpirv[] =
 #include "vkspd_bench_evict.inc"
     ;
+const uint32_t kStreamSpirv[] =
+#include "vkspd_bench_stream.inc"
+    ;
 
 const char* kUsageText =
     "usage: vkspd-bench [options]\n"
@@ -59,7 +62,12 @@ const char* kUsageText =
     "computed at those texels only. One dispatch per level is checked against a reference that\n"
     "rounds every level, as that method does (sampled: the exact chain, with its tolerance per\n"
     "level). Exit code 1 if a check fails.\n"
-    "Methods: blit chain, dispatch per level, vkspd default (every option Auto: what\n"
+    "Methods: 'stream (chain bytes)' (not a mip method: one dispatch that reads the bytes of\n"
+    "the chain's level 0 from a buffer and writes those of its other levels, with no other work,\n"
+    "so what one dispatch of that traffic takes at that size, launch and ramp included; timed\n"
+    "like the rest, its output checked once; left out where level 0 is over\n"
+    "maxStorageBufferRange), blit\n"
+    "chain, dispatch per level, vkspd default (every option Auto: what\n"
     "generateMips picks on this device), and the general kernel (Kernel::General): vkspd\n"
     "fp16|fp32 quad|lds (Fetch::Load) and, on the fp16 (else fp32) quad variant, the tuning\n"
     "options 'linear' (Fetch::LinearSampler, where the format allows it) and 'cols N' (group-ID\n"
@@ -110,7 +118,8 @@ const FormatChoice kFormats[] = {{"rgba8", VK_FORMAT_R8G8B8A8_UNORM},
 
 struct Method {
     std::string name;
-    enum Kind { Blit, PerLevel, SinglePass } kind;
+    // Stream: not a mip method, the "stream (chain bytes)" row (stream.comp).
+    enum Kind { Blit, PerLevel, SinglePass, Stream } kind;
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Load;  // explicit: Auto is timed as the "vkspd default" method
@@ -157,7 +166,15 @@ struct Subject {
     VkImage image = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
     double floorBytes = 0;  // level 0 read once + every other level written once
+    double level0Bytes = 0;
 };
+
+// The stream row's traffic for `s`: bytes read (its level 0) and written (its other levels), each
+// a whole number of 16-byte elements, at least one.
+std::pair<VkDeviceSize, VkDeviceSize> streamBytes(const Subject& s) {
+    auto elements = [](double bytes) { return std::max<VkDeviceSize>(16, (VkDeviceSize(bytes) + 15) & ~VkDeviceSize(15)); };
+    return {elements(s.level0Bytes), elements(s.floorBytes - s.level0Bytes)};
+}
 
 struct Item {
     size_t subject;  // index into subjects; SIZE_MAX for the copy floor
@@ -248,7 +265,23 @@ struct Copier {
 
     // `bytes` from byte `offset` of both buffers (a multiple of the storage buffer offset alignment).
     void record(VkCommandBuffer cmd, const Buffer& from, const Buffer& to, VkDeviceSize bytes, VkDeviceSize offset = 0) const {
-        VkDescriptorBufferInfo infos[2] = {{from.buffer, offset, bytes}, {to.buffer, offset, bytes}};
+        // count, then (evict.comp) a value its XOR of loads is not expected to reach.
+        const uint32_t values[8] = {uint32_t(bytes / 16), 0, 0, 0, 0x9e3779b9u, 0x7f4a7c15u, 0xf39cc060u, 0x5cedc834u};
+        recordWith(cmd, from, offset, bytes, to, offset, bytes, values,
+                   std::min<uint32_t>(65535, std::max<uint32_t>(1, values[0] / (256 * 8))));
+    }
+    // stream.comp: `readBytes` of `from` and `writeBytes` of `to` (multiples of 16), one output
+    // element per thread up to 65535 groups.
+    void recordStream(VkCommandBuffer cmd, const Buffer& from, VkDeviceSize readBytes, const Buffer& to,
+                      VkDeviceSize writeBytes) const {
+        const uint32_t values[2] = {uint32_t(readBytes / 16), uint32_t(writeBytes / 16)};
+        recordWith(cmd, from, 0, readBytes, to, 0, writeBytes, values,
+                   std::min<uint32_t>(65535, std::max<uint32_t>(1, (values[1] + 255) / 256)));
+    }
+    void recordWith(VkCommandBuffer cmd, const Buffer& from, VkDeviceSize fromOffset, VkDeviceSize fromBytes,
+                    const Buffer& to, VkDeviceSize toOffset, VkDeviceSize toBytes, const uint32_t* values,
+                    uint32_t groups) const {
+        VkDescriptorBufferInfo infos[2] = {{from.buffer, fromOffset, fromBytes}, {to.buffer, toOffset, toBytes}};
         VkWriteDescriptorSet w[2] = {};
         for (int i = 0; i < 2; ++i) {
             w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
@@ -257,13 +290,10 @@ struct Copier {
             w[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
             w[i].pBufferInfo = &infos[i];
         }
-        // count, then (evict.comp) a value its XOR of loads is not expected to reach.
-        const uint32_t values[8] = {uint32_t(bytes / 16), 0, 0, 0, 0x9e3779b9u, 0x7f4a7c15u, 0xf39cc060u, 0x5cedc834u};
-        const uint32_t count = values[0];
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         push(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, w);
         vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, values);
-        vkCmdDispatch(cmd, std::min<uint32_t>(65535, std::max<uint32_t>(1, count / (256 * 8))), 1, 1);
+        vkCmdDispatch(cmd, groups, 1, 1);
     }
 };
 
@@ -861,6 +891,7 @@ int main(int argc, char** argv) {
 
     Copier copier = makeCopier(g, kCopySpirv, sizeof(kCopySpirv), 4);
     Copier evicter = evictByCopy ? copier : makeCopier(g, kEvictSpirv, sizeof(kEvictSpirv), 32);
+    Copier streamer = makeCopier(g, kStreamSpirv, sizeof(kStreamSpirv), 8);
     Runner run(g);
 
     std::vector<std::pair<uint32_t, uint32_t>> sizes;
@@ -940,6 +971,7 @@ int main(int argc, char** argv) {
             CHECK_VK(vkBindImageMemory(g.device, s.image, s.memory, 0));
             for (uint32_t l = 0; l < s.levels; ++l)
                 s.floorBytes += double(vkspd::mipExtent(w, l)) * vkspd::mipExtent(h, l) * fi.bytesPerTexel;
+            s.level0Bytes = double(w) * h * fi.bytesPerTexel;
             const auto started = std::chrono::steady_clock::now();
             std::vector<uint8_t> level0 = fillLevel0(run, s);
             subjects.push_back(s);
@@ -952,6 +984,10 @@ int main(int argc, char** argv) {
 
             std::vector<Method> methods = {{"blit chain", Method::Blit},
                                            {"dispatch per level", Method::PerLevel, vkspd::Precision::FP32}};
+            // A chain's bytes through one plain streaming dispatch, where one storage buffer
+            // descriptor holds its level 0.
+            if (streamBytes(s).first <= g.properties.limits.maxStorageBufferRange)
+                methods.push_back({"stream (chain bytes)", Method::Stream});
             for (bool fp16 : {true, false}) {
                 if (fp16 && (!fi.fp16Capable || !g.fp16)) continue;
                 for (bool quad : {true, false}) {
@@ -1024,7 +1060,7 @@ int main(int argc, char** argv) {
                 Item it;
                 it.subject = index;
                 it.method = m;
-                if (m.kind != Method::Blit) {
+                if (m.kind != Method::Blit && m.kind != Method::Stream) {
                     it.verified = verify(run, context, s, m, check, &it.worstError);
                     if (!it.verified)
                         std::printf("VERIFY FAILED: %s %ux%u %s (worst %g)\n", formatName(f).c_str(), w, h, m.name.c_str(), it.worstError);
@@ -1050,6 +1086,50 @@ int main(int argc, char** argv) {
     Buffer copyTo = makeBuffer(g, copyBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     Buffer evictFrom = makeBuffer(g, evictBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     Buffer evictTo = makeBuffer(g, evictBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
+    // The stream row's buffers: the largest level 0 and the largest rest of a chain it times.
+    VkDeviceSize streamReadMax = 16, streamWriteMax = 16;
+    for (const Item& it : items)
+        if (it.method.kind == Method::Stream) {
+            streamReadMax = std::max(streamReadMax, streamBytes(subjects[it.subject]).first);
+            streamWriteMax = std::max(streamWriteMax, streamBytes(subjects[it.subject]).second);
+        }
+    Buffer streamFrom = makeBuffer(g, streamReadMax, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+    Buffer streamTo = makeBuffer(g, streamWriteMax,
+                                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+    {  // Not zeros (a GPU may move zeros faster than data).
+        VkCommandBuffer cmd = run.begin();
+        vkCmdFillBuffer(cmd, streamFrom.buffer, 0, VK_WHOLE_SIZE, 0x9e3779b9u);
+        fullBarrier(cmd);
+        run.submitAndWait();
+    }
+    // Each stream row once before timing: every output element is its index XOR the fill value
+    // once per source element it reads, so a kernel that skipped or repeated reads fails here.
+    for (Item& it : items) {
+        if (it.method.kind != Method::Stream) continue;
+        const auto [readBytes, writeBytes] = streamBytes(subjects[it.subject]);
+        Buffer readback = makeBuffer(g, writeBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+        VkCommandBuffer cmd = run.begin();
+        vkCmdFillBuffer(cmd, streamTo.buffer, 0, VK_WHOLE_SIZE, 0);
+        fullBarrier(cmd);
+        streamer.recordStream(cmd, streamFrom, readBytes, streamTo, writeBytes);
+        fullBarrier(cmd);
+        const VkBufferCopy region{0, 0, writeBytes};
+        vkCmdCopyBuffer(cmd, streamTo.buffer, readback.buffer, 1, &region);
+        fullBarrier(cmd);
+        run.submitAndWait();
+        const uint32_t* out = static_cast<const uint32_t*>(readback.mapped);
+        const VkDeviceSize reads = readBytes / 16, writes = writeBytes / 16;
+        it.verified = true;
+        for (VkDeviceSize o = 0; o < writes && it.verified; ++o) {
+            const VkDeviceSize count = reads > o ? (reads - o + writes - 1) / writes : 0;
+            const uint32_t want = uint32_t(o) ^ (count % 2 ? 0x9e3779b9u : 0u);
+            for (int c = 0; c < 4; ++c) it.verified = it.verified && out[4 * o + c] == want;
+        }
+        if (!it.verified)
+            std::printf("VERIFY FAILED: %s %ux%u %s\n", formatName(subjects[it.subject].format).c_str(),
+                        subjects[it.subject].width, subjects[it.subject].height, it.method.name.c_str());
+        freeBuffer(g, readback);
+    }
 
     VkQueryPoolCreateInfo qpi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qpi.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -1085,6 +1165,10 @@ int main(int argc, char** argv) {
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, uint32_t(2 * i));
             if (it.subject == SIZE_MAX) copier.record(cmd, copyFrom, copyTo, copyBytes);
             else if (it.method.kind == Method::Blit) recordBlitChain(cmd, subjects[it.subject]);
+            else if (it.method.kind == Method::Stream) {
+                const auto [readBytes, writeBytes] = streamBytes(subjects[it.subject]);
+                streamer.recordStream(cmd, streamFrom, readBytes, streamTo, writeBytes);
+            }
             else recordVkspd(context, cmd, subjects[it.subject], it.method);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, uint32_t(2 * i + 1));
             fullBarrier(cmd);
@@ -1163,7 +1247,8 @@ int main(int argc, char** argv) {
             std::to_string(clean) + "/" + std::to_string(it.us.size()) + (it.timings.steady ? "" : "!");
         const double gbs = s.floorBytes / (med * 1e-6) * 1e-9;
         const double pct = 100.0 * gbs / copyGBs;
-        const std::string check = it.method.kind == Method::Blit ? "approximate"
+        const std::string check = it.method.kind == Method::Blit     ? "approximate"
+                                  : it.method.kind == Method::Stream ? (it.verified ? "ok (reads, writes)" : "FAILED")
                                   : !it.verified                       ? "FAILED"
                                   : it.method.kind == Method::PerLevel ? "ok (rounds per level)"
                                                                        : "ok";
