@@ -14,9 +14,12 @@
 //   position m takes texel m + 16 (j & 1, j >> 1) of the tile): each fetch and store of a warp
 //   covers a contiguous block, whole 32-byte sectors. (One thread per 2x2 block touched a quarter
 //   or an eighth of a sector per store: the level-1 stores were the largest cost, run 3.)
-// - Each quad reduces its 2x2 block of a step to level 2 (shared memory); after one workgroup
-//   barrier per tile, 16 lanes make levels 3-5 (each from a 4x4 block of level 2, level 5 across
-//   quads), and the first lane makes level 6 after the next tile's barrier.
+// - Each quad reduces its 2x2 block of a step to level 2 (shared memory). After one workgroup
+//   barrier per tile, every lane stores one level-2 texel and 64 lanes make level 3, one texel
+//   each, so each warp's store covers a contiguous 8x4 block as at level 1 (the quads' first lanes
+//   storing 4x2 blocks wrote half rows of RGBA8 sectors: its levels 2 and 3 cost 3-4x their bytes,
+//   2026-11-24 fifth session); their quads make level 4, and four lanes make levels 5 and 6 after
+//   the next tile's barrier.
 // The election cascades as in vkspd.comp: the last group to finish a 64x64 block of tiles reduces
 // that block's level-6 texels (stage 1), and so on; no group ever waits for another.
 //
@@ -44,10 +47,10 @@ layout(local_size_x = VKSPD_GROUP_SIZE) in;
 
 #include "vkspd_common.glsl"
 
-// Level 2 of a tile (16x16) and level 5 (2x2), two copies by tile parity: the next tile's levels
+// Level 2 of a tile (16x16) and level 4 (4x4), two copies by tile parity: the next tile's levels
 // are written while the lanes that finish this one still read it, with one barrier per tile.
 shared VEC sLevel2[2][256];
-shared VEC sLevel5[2][4];
+shared VEC sLevel4[2][16];
 // Whether this group's arrival completed a block of the next stage, by stage parity.
 shared uint sElected[2];
 
@@ -133,49 +136,54 @@ void stepLevels(int stage, int levels, ivec2 tile, ivec2 m, int j, vec4 v, int p
     VEC r = toReal(reduce2x2(vec4(own), vec4(h), vec4(w), vec4(d), levelExtent(base + 1)));
     if (((m.x | m.y) & 1) == 0) {
         ivec2 p2 = p1 >> 1;
-        STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(r));
+        // With level 3 after it, level 2 goes to shared memory only: tailLevels stores it.
         if (levels >= 3) sLevel2[parity][p2.y * 16 + p2.x] = r;
+        else STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(r));
     }
 }
 
-// Levels 3-5 of a tile from its level 2 in shared memory (after the barrier that follows its
-// steps): lanes 0..15, in Morton order over 4x4, each make the 2x2 level-3 texels of a 4x4 block
-// of level 2 and the level-4 texel above them; quads make level 5, which goes to shared memory
-// for level 6.
+// Levels 2-4 of a tile from its level 2 in shared memory (after the barrier that follows its
+// steps). Level 2: one texel per lane in Morton order, so a warp stores a contiguous 8x4 block
+// (whole 32-byte rows of RGBA8; the quads' first lanes stored 4x2 blocks at each step before).
+// Level 3: lanes 0..63, one texel each in Morton order over 8x8 (the same 8x4 blocks per warp).
+// Level 4: each quad of them reduces its 2x2 block; the first lane stores it and puts it in shared
+// memory for levels 5 and 6.
 void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity) {
-    if (lane >= 16u) return;
     int base = VKSPD_TILE_LEVELS * stage;
-    ivec2 q = mortonPosition(lane);
-    uvec2 e2 = levelExtent(base + 2);
-    vec4 l3[4];
-    for (int j = 0; j < 4; ++j) {
-        ivec2 p3 = 2 * q + blockOffset(j);
-        int i = 32 * p3.y + 2 * p3.x;
-        l3[j] = vec4(toReal(reduce2x2(vec4(sLevel2[parity][i]), vec4(sLevel2[parity][i + 1]),
-                                      vec4(sLevel2[parity][i + 16]), vec4(sLevel2[parity][i + 17]), e2)));
-        STORE_LEVEL(stage, 3, tile * 8 + p3, l3[j]);
-    }
+    ivec2 p = mortonPosition(lane);
+    STORE_LEVEL(stage, 2, tile * 16 + p, vec4(sLevel2[parity][p.y * 16 + p.x]));
+    if (lane >= 64u) return;
+    int i = 32 * p.y + 2 * p.x;
+    VEC v3 = toReal(reduce2x2(vec4(sLevel2[parity][i]), vec4(sLevel2[parity][i + 1]), vec4(sLevel2[parity][i + 16]),
+                              vec4(sLevel2[parity][i + 17]), levelExtent(base + 2)));
+    STORE_LEVEL(stage, 3, tile * 8 + p, vec4(v3));
     if (levels < 4) return;
-    VEC v4 = toReal(reduce2x2(l3[0], l3[1], l3[2], l3[3], levelExtent(base + 3)));
-    STORE_LEVEL(stage, 4, tile * 4 + q, vec4(v4));
-    if (levels < 5) return;
     VEC h, w, d;
-    quadNeighbours(v4, h, w, d);
-    VEC v5 = toReal(reduce2x2(vec4(v4), vec4(h), vec4(w), vec4(d), levelExtent(base + 4)));
+    quadNeighbours(v3, h, w, d);
+    VEC v4 = toReal(reduce2x2(vec4(v3), vec4(h), vec4(w), vec4(d), levelExtent(base + 3)));
     if ((lane & 3u) == 0u) {
-        ivec2 p5 = q >> 1;
-        STORE_LEVEL(stage, 5, tile * 2 + p5, vec4(v5));
-        sLevel5[parity][p5.y * 2 + p5.x] = v5;
+        ivec2 p4 = p >> 1;
+        STORE_LEVEL(stage, 4, tile * 4 + p4, vec4(v4));
+        if (levels >= 5) sLevel4[parity][p4.y * 4 + p4.x] = v4;
     }
 }
 
-// Level 6 of a tile of `stage` from its level 5 in shared memory (after a barrier), by lane 0; with
-// `keep`, kept for the next stage in the data buffer.
-void levelSix(int stage, ivec2 tile, uint lane, int parity, bool keep, uint kept) {
+// Levels 5 and 6 of a tile of `stage` from its level 4 in shared memory (after a barrier): lanes
+// 0..3 make the 2x2 level-5 texels, their quad level 6, which lane 0 stores and, with `keep`, keeps
+// for the next stage in the data buffer.
+void levelsFiveSix(int stage, int levels, ivec2 tile, uint lane, int parity, bool keep, uint kept) {
+    if (lane >= 4u) return;
     int base = VKSPD_TILE_LEVELS * stage;
+    ivec2 p = mortonPosition(lane);
+    int i = 8 * p.y + 2 * p.x;
+    VEC v5 = toReal(reduce2x2(vec4(sLevel4[parity][i]), vec4(sLevel4[parity][i + 1]), vec4(sLevel4[parity][i + 4]),
+                              vec4(sLevel4[parity][i + 5]), levelExtent(base + 4)));
+    STORE_LEVEL(stage, 5, tile * 2 + p, vec4(v5));
+    if (levels < 6) return;
+    VEC h, w, d;
+    quadNeighbours(v5, h, w, d);
+    vec4 v6 = vec4(toReal(reduce2x2(vec4(v5), vec4(h), vec4(w), vec4(d), levelExtent(base + 5))));
     if (lane != 0u || !all(lessThan(tile, ivec2(levelExtent(base + 6))))) return;
-    vec4 v6 = vec4(toReal(reduce2x2(vec4(sLevel5[parity][0]), vec4(sLevel5[parity][1]), vec4(sLevel5[parity][2]),
-                                    vec4(sLevel5[parity][3]), levelExtent(base + 5))));
     STORE_LEVEL(stage, 6, tile, v6);
     if (keep) storeData(keptTexel(kept, base + 6, tile), v6);
 }
@@ -235,14 +243,13 @@ void main() {
         stepLevels(0, levels, tile, m, 3, v, parity);
         if (levels < 3) continue;
         barrier();
-        // Level 6 of the previous tile, whose level 5 the barrier above made visible.
-        if (i > 0 && levels == VKSPD_TILE_LEVELS)
-            levelSix(0, tile - ivec2(1, 0), lane, parity ^ 1, next, pc.stage[0].kept);
+        // Levels 5 and 6 of the previous tile, whose level 4 the barrier above made visible.
+        if (i > 0 && levels >= 5) levelsFiveSix(0, levels, tile - ivec2(1, 0), lane, parity ^ 1, next, pc.stage[0].kept);
         tailLevels(0, levels, tile, lane, parity);
     }
-    if (levels == VKSPD_TILE_LEVELS) {
+    if (levels >= 5) {
         barrier();
-        levelSix(0, first + ivec2(count - 1, 0), lane, (count - 1) & 1, next, pc.stage[0].kept);
+        levelsFiveSix(0, levels, first + ivec2(count - 1, 0), lane, (count - 1) & 1, next, pc.stage[0].kept);
     }
     if (!next) return;
     // The strip lies in one 64x64 block of tiles (tilesPerGroup divides 64); lane 0 made and kept
@@ -261,9 +268,9 @@ void main() {
             barrier();
             tailLevels(stage, stageLevels, tile, lane, 0);
         }
-        if (stageLevels == VKSPD_TILE_LEVELS) {
+        if (stageLevels >= 5) {
             barrier();
-            levelSix(stage, tile, lane, 0, more, pc.stage[stage].kept);
+            levelsFiveSix(stage, stageLevels, tile, lane, 0, more, pc.stage[stage].kept);
         }
         if (!more || !elect(stage, tile, 1u, lane)) return;
         tile /= VKSPD_TILE;
