@@ -90,6 +90,8 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
         data += uint64_t(st.keptWidth) * st.keptHeight;
     }
     p.plain = isPlainChain(width, height, levelsBelowBase);
+    // vkspd_plain.comp's warm-up reads one texel no group writes (Plan::warmTexel).
+    if (p.plain && p.stageCount > 1) p.warmTexel = uint32_t(data++);
     p.quadLevels12 = p.stages[0].levels >= 2 && width % 2 == 0 && height % 2 == 0 &&
                      mipExtent(width, 1) % 2 == 0 && mipExtent(height, 1) % 2 == 0;
     // The shader indexes counters and data floats of all layers with 32-bit integers.

@@ -38,6 +38,11 @@ struct Plan {
     // shaders/vkspd_plain.comp (no tile depends on a neighbour, and every tile of a stage with a
     // next one makes exactly one texel of the kept level).
     bool plain = false;
+    // Plain chains with a later stage: the last data texel of each layer, which nothing writes.
+    // vkspd_plain.comp's first group runs the later stages' code once before its own tiles (a
+    // warm-up, bench/NOTES.md 2026-11-24 sixth session); the loads it makes all read this texel,
+    // so they race with no write. 0 (and no texel) otherwise.
+    uint32_t warmTexel = 0;
     // vkspd_plain.comp: stage-0 tiles per workgroup (tilesPerGroupFor); 1 for vkspd.comp.
     uint32_t tilesPerGroup = 1;
     uint32_t countersPerLayer = 0;    // uints

@@ -122,7 +122,13 @@ TEST(Planner, ScratchLayoutPerLayer) {
     // Without odd levels there are no records or edge counters.
     Plan even = plan(4096, 4096);
     EXPECT_EQ(even.countersPerLayer, 1u);
-    EXPECT_EQ(even.dataPerLayer, 64u * 64u);
+    // The kept level 6, then the plain kernel's warm texel (Plan::warmTexel), last.
+    EXPECT_EQ(even.warmTexel, 64u * 64u);
+    EXPECT_EQ(even.dataPerLayer, 64u * 64u + 1u);
+    // No warm texel without a later stage, or for the general kernel's chains.
+    EXPECT_EQ(plan(64, 64).warmTexel, 0u);
+    EXPECT_EQ(plan(64, 64).dataPerLayer, 0u);
+    EXPECT_EQ(p.warmTexel, 0u);
     auto pc = vkspd::pushConstantsFor(p);
     EXPECT_EQ(pc.stages, 2u);
     EXPECT_EQ(pc.stage[0].tilesX, 64u);
