@@ -226,7 +226,7 @@ void main() {
     // The warm-up (phase 0): where there is a later stage, the first group of each layer first runs
     // the later stages' code once, on a tile past every level, so it stores nothing, keeps
     // nothing, arrives nowhere and reads only its layer's warm texel (fetchKeptStep). The phases
-    // share one copy of that code. On an H200 this took 4-8% off RGBA8 plain chains (4096^2 58 ->
+    // share one copy of that code. On an H200 this took 4-10% off RGBA8 plain chains (4096^2 58 ->
     // 52-54 us, 16384^2 500 -> 480-483) and moved RGBA16F by -4% to +4%; an extra group doing the
     // same warm-up did not help, so the gain is not the code reaching the L2 alone (bench/NOTES.md,
     // 2026-11-24 sixth session).

@@ -129,6 +129,14 @@ TEST(Planner, ScratchLayoutPerLayer) {
     EXPECT_EQ(plan(64, 64).warmTexel, 0u);
     EXPECT_EQ(plan(64, 64).dataPerLayer, 0u);
     EXPECT_EQ(p.warmTexel, 0u);
+    // Three stages over several layers: the warm texel is the last of each layer's data, past
+    // every kept level, and the data binding holds it in every layer.
+    Plan big = plan(16384, 16384, UINT32_MAX, 3, 4);
+    ASSERT_EQ(big.stageCount, 3u);
+    EXPECT_EQ(big.warmTexel + 1u, big.dataPerLayer);
+    for (uint32_t s = 0; s + 1 < big.stageCount; ++s)
+        EXPECT_LE(big.stages[s].kept + big.stages[s].keptWidth * big.stages[s].keptHeight, big.warmTexel) << s;
+    EXPECT_EQ(big.dataBytes, uint64_t(big.dataPerLayer) * 16u * 3u);
     auto pc = vkspd::pushConstantsFor(p);
     EXPECT_EQ(pc.stages, 2u);
     EXPECT_EQ(pc.stage[0].tilesX, 64u);
