@@ -1,8 +1,9 @@
 # ctest bench.out: vkspd-bench --out makes a missing (nested) folder and writes its CSV, JSON and
-# SVG there, the CSV with a checked 'stream (chain bytes)' row; the report and the JSON give the copy floor's range over the repetitions, the
-# timings left out by the read probes and each row's clean timings, and the L2
-# eviction (a read by default, a copy with --evict copy; another value refused with exit code 2);
-# an --out that cannot be made is refused with exit code 2 before anything runs.
+# SVG there, the CSV with a checked 'stream (chain bytes)' row; the report and the JSON give the
+# copy floor's range over the repetitions, the timings left out by the read probes and each row's
+# clean timings, and the L2 eviction (a read by default, a copy with --evict copy; another value
+# refused with exit code 2); an --out that cannot be made is refused with exit code 2 before
+# anything runs.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 file(REMOVE_RECURSE ${DIR})
 set(common --sizes 64x64 --formats rgba8 --reps 1 --methods default,stream --cols none --copy-mib 8 --evict-mib 8)

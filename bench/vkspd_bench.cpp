@@ -66,9 +66,8 @@ const char* kUsageText =
     "the chain's level 0 from a buffer and writes those of its other levels, with no other work,\n"
     "so what one dispatch of that traffic takes at that size, launch and ramp included; timed\n"
     "like the rest, its output checked once; left out where level 0 is over\n"
-    "maxStorageBufferRange), blit\n"
-    "chain, dispatch per level, vkspd default (every option Auto: what\n"
-    "generateMips picks on this device), and the general kernel (Kernel::General): vkspd\n"
+    "maxStorageBufferRange), blit chain, dispatch per level, vkspd default (every option Auto:\n"
+    "what generateMips picks on this device), and the general kernel (Kernel::General): vkspd\n"
     "fp16|fp32 quad|lds (Fetch::Load) and, on the fp16 (else fp32) quad variant, the tuning\n"
     "options 'linear' (Fetch::LinearSampler, where the format allows it) and 'cols N' (group-ID\n"
     "tiling in strips of N tiles). Where the chain is plain (every level a 2x2 reduction), the\n"
@@ -725,6 +724,36 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     return ok;
 }
 
+// The value the stream row's source buffer is filled with.
+const uint32_t kStreamFill = 0x9e3779b9u;
+
+// The stream row of `s` once, before timing (`from` filled with kStreamFill): every output element
+// is its index XOR the fill value once per source element it reads, so a kernel that skipped or
+// repeated reads fails here.
+bool verifyStream(Runner& run, const Copier& streamer, const Buffer& from, const Buffer& to, const Subject& s) {
+    const auto [readBytes, writeBytes] = streamBytes(s);
+    Buffer readback = makeBuffer(run.g, writeBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    VkCommandBuffer cmd = run.begin();
+    vkCmdFillBuffer(cmd, to.buffer, 0, VK_WHOLE_SIZE, 0);
+    fullBarrier(cmd);
+    streamer.recordStream(cmd, from, readBytes, to, writeBytes);
+    fullBarrier(cmd);
+    const VkBufferCopy region{0, 0, writeBytes};
+    vkCmdCopyBuffer(cmd, to.buffer, readback.buffer, 1, &region);
+    fullBarrier(cmd);
+    run.submitAndWait();
+    const uint32_t* out = static_cast<const uint32_t*>(readback.mapped);
+    const VkDeviceSize reads = readBytes / 16, writes = writeBytes / 16;
+    bool ok = true;
+    for (VkDeviceSize o = 0; o < writes && ok; ++o) {
+        const VkDeviceSize count = reads > o ? (reads - o + writes - 1) / writes : 0;
+        const uint32_t want = uint32_t(o) ^ (count % 2 ? kStreamFill : 0u);
+        for (int c = 0; c < 4; ++c) ok = ok && out[4 * o + c] == want;
+    }
+    freeBuffer(run.g, readback);
+    return ok;
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
@@ -1098,37 +1127,16 @@ int main(int argc, char** argv) {
                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
     {  // Not zeros (a GPU may move zeros faster than data).
         VkCommandBuffer cmd = run.begin();
-        vkCmdFillBuffer(cmd, streamFrom.buffer, 0, VK_WHOLE_SIZE, 0x9e3779b9u);
+        vkCmdFillBuffer(cmd, streamFrom.buffer, 0, VK_WHOLE_SIZE, kStreamFill);
         fullBarrier(cmd);
         run.submitAndWait();
     }
-    // Each stream row once before timing: every output element is its index XOR the fill value
-    // once per source element it reads, so a kernel that skipped or repeated reads fails here.
     for (Item& it : items) {
         if (it.method.kind != Method::Stream) continue;
-        const auto [readBytes, writeBytes] = streamBytes(subjects[it.subject]);
-        Buffer readback = makeBuffer(g, writeBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-        VkCommandBuffer cmd = run.begin();
-        vkCmdFillBuffer(cmd, streamTo.buffer, 0, VK_WHOLE_SIZE, 0);
-        fullBarrier(cmd);
-        streamer.recordStream(cmd, streamFrom, readBytes, streamTo, writeBytes);
-        fullBarrier(cmd);
-        const VkBufferCopy region{0, 0, writeBytes};
-        vkCmdCopyBuffer(cmd, streamTo.buffer, readback.buffer, 1, &region);
-        fullBarrier(cmd);
-        run.submitAndWait();
-        const uint32_t* out = static_cast<const uint32_t*>(readback.mapped);
-        const VkDeviceSize reads = readBytes / 16, writes = writeBytes / 16;
-        it.verified = true;
-        for (VkDeviceSize o = 0; o < writes && it.verified; ++o) {
-            const VkDeviceSize count = reads > o ? (reads - o + writes - 1) / writes : 0;
-            const uint32_t want = uint32_t(o) ^ (count % 2 ? 0x9e3779b9u : 0u);
-            for (int c = 0; c < 4; ++c) it.verified = it.verified && out[4 * o + c] == want;
-        }
+        const Subject& s = subjects[it.subject];
+        it.verified = verifyStream(run, streamer, streamFrom, streamTo, s);
         if (!it.verified)
-            std::printf("VERIFY FAILED: %s %ux%u %s\n", formatName(subjects[it.subject].format).c_str(),
-                        subjects[it.subject].width, subjects[it.subject].height, it.method.name.c_str());
-        freeBuffer(g, readback);
+            std::printf("VERIFY FAILED: %s %ux%u %s\n", formatName(s.format).c_str(), s.width, s.height, it.method.name.c_str());
     }
 
     VkQueryPoolCreateInfo qpi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
