@@ -81,7 +81,9 @@ const char* kUsageText =
     "  --device N        Vulkan device index (default: first discrete GPU, else any)\n"
     "  --reps N          timed repetitions (default 30; 3 warm-up repetitions come first)\n"
     "  --sizes LIST      comma-separated WxH (default: the SPEC list, up to the device limit)\n"
-    "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f (default: all)\n"
+    "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, r8 (default: all but\n"
+    "                    r8; r8 moves a quarter of rgba8's bytes with the same texels and\n"
+    "                    instructions, so it shows what costs per texel rather than per byte)\n"
     "  --methods LIST    comma-separated substrings: time only methods whose name holds one\n"
     "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
     "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16; none: no\n"
@@ -113,7 +115,8 @@ struct FormatChoice {
 const FormatChoice kFormats[] = {{"rgba8", VK_FORMAT_R8G8B8A8_UNORM},
                                  {"rgba16f", VK_FORMAT_R16G16B16A16_SFLOAT},
                                  {"r32f", VK_FORMAT_R32_SFLOAT},
-                                 {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT}};
+                                 {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT},
+                                 {"r8", VK_FORMAT_R8_UNORM}};
 
 struct Method {
     std::string name;
@@ -965,7 +968,7 @@ int main(int argc, char** argv) {
     for (const std::string& f : split(formatsArg)) {
         auto it = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const FormatChoice& c) { return f == c.key; });
         if (it == std::end(kFormats)) {
-            std::fprintf(stderr, "vkspd-bench: --formats: unknown %s (rgba8, rgba16f, r32f, rgba32f)\n", f.c_str());
+            std::fprintf(stderr, "vkspd-bench: --formats: unknown %s (rgba8, rgba16f, r32f, rgba32f, r8)\n", f.c_str());
             return 2;
         }
         formats.push_back(it->format);
