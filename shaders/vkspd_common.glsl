@@ -247,6 +247,34 @@ VEC quadReduceF(VEC v) {
     quadNeighbours(v, h, w, d);
     return toReal(reduce4f(vec4(v), vec4(h), vec4(w), vec4(d)));
 }
+
+// Two values of the reduction at the variant's precision (an Average's values come scaled).
+VEC combinePair(VEC a, VEC b) {
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+    precise VEC r = a + b;
+    return r;
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
+    return nanMin(a, b);
+#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
+    return nanMax(a, b);
+#else
+    return VEC(rCombine(vec4(a), vec4(b)));
+#endif
+}
+
+// The 2x2 reduction across a quad in two exchanges: each lane combines its value with its
+// horizontal neighbour's, then that row with the vertical neighbour's row. An Average scales
+// first (exact: a power of two), so no partial sum can exceed the largest value. On an axis of one
+// texel the missing neighbour is the lane itself (SPEC section 3, s == 1).
+VEC quadReducePairs(VEC v, uvec2 above) {
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+    v *= REAL(0.25);
+#endif
+    VEC h = above.x == 1u ? v : unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
+    VEC row = combinePair(v, h);
+    VEC w = above.y == 1u ? row : unpackValue(subgroupQuadSwapVertical(packValue(row)));
+    return combinePair(row, w);
+}
 #endif
 
 // Arrives at a counter; true for the arrival that brings it to `target`, which then owns the

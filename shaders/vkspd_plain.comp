@@ -129,34 +129,6 @@ vec4 fetchKeptStep(int stage, ivec2 tile, ivec2 m, int j, bool warmUp) {
                     loadData(keptTexel(kept, level, min(t + ivec2(1, 1), hi))));
 }
 
-// Two values of the reduction at the variant's precision (an Average's values come scaled).
-VEC combinePair(VEC a, VEC b) {
-#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
-    precise VEC r = a + b;
-    return r;
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MIN
-    return nanMin(a, b);
-#elif VKSPD_REDUCTION == VKSPD_REDUCTION_MAX
-    return nanMax(a, b);
-#else
-    return VEC(rCombine(vec4(a), vec4(b)));
-#endif
-}
-
-// The 2x2 reduction across a quad in two exchanges: each lane combines its value with its
-// horizontal neighbour's, then that row with the vertical neighbour's row. An Average scales
-// first (exact: a power of two), so no partial sum can exceed the largest value. On an axis of one
-// texel the missing neighbour is the lane itself (SPEC section 3, s == 1).
-VEC quadReducePairs(VEC v, uvec2 above) {
-#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
-    v *= REAL(0.25);
-#endif
-    VEC h = above.x == 1u ? v : unpackValue(subgroupQuadSwapHorizontal(packValue(v)));
-    VEC row = combinePair(v, h);
-    VEC w = above.y == 1u ? row : unpackValue(subgroupQuadSwapVertical(packValue(row)));
-    return combinePair(row, w);
-}
-
 // Step j of a tile of `stage` (its source is level 6 * stage): this lane's level-1 texel v is
 // stored, and its quad (a 2x2 block) reduced to the level-2 texel that the quad's first lane
 // stores and puts in shared memory for the levels after it.
