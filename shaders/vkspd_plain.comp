@@ -14,8 +14,10 @@
 //   position m takes texel m + 16 (j & 1, j >> 1) of the tile): each fetch and store of a warp
 //   covers a contiguous block, whole 32-byte sectors. (One thread per 2x2 block touched a quarter
 //   or an eighth of a sector per store: the level-1 stores were the largest cost, run 3.)
-// - Each quad reduces its 2x2 block of a step to level 2 (shared memory). After one workgroup
-//   barrier per tile, every lane stores one level-2 texel and 64 lanes make level 3, one texel
+// - Each quad reduces its 2x2 block of a step to level 2 (shared memory) in two exchanges at the
+//   variant's precision (quadReducePairs): on an H200 the RGBA8 kernel is bound per instruction,
+//   not per byte (R8 takes as long), and three exchanges with an FP32 sum cost 15% of 16384^2
+//   (2026-11-24 seventh session). After one workgroup barrier per tile, every lane stores one level-2 texel and 64 lanes make level 3, one texel
 //   each, so each warp's store covers a contiguous 8x4 block as at level 1 (the quads' first lanes
 //   storing 4x2 blocks wrote half rows of RGBA8 sectors: its levels 2 and 3 cost 3-4x their bytes,
 //   2026-11-24 fifth session); their quads make level 4, and four lanes make levels 5 and 6 after
