@@ -17,11 +17,12 @@
 // - Each quad reduces its 2x2 block of a step to level 2 (shared memory) in two exchanges at the
 //   variant's precision (quadReducePairs): on an H200 the RGBA8 kernel is bound per instruction,
 //   not per byte (R8 takes as long), and three exchanges with an FP32 sum cost 15% of 16384^2
-//   (2026-11-24 seventh session). After one workgroup barrier per tile, every lane stores one level-2 texel and 64 lanes make level 3, one texel
-//   each, so each warp's store covers a contiguous 8x4 block as at level 1 (the quads' first lanes
-//   storing 4x2 blocks wrote half rows of RGBA8 sectors: its levels 2 and 3 cost 3-4x their bytes,
-//   2026-11-24 fifth session); their quads make level 4, and four lanes make levels 5 and 6 after
-//   the next tile's barrier.
+//   (2026-11-24 seventh session); levels 3-6 below are made at that precision too. After one
+//   workgroup barrier per tile, every lane stores one level-2 texel and 64 lanes make level 3,
+//   one texel each, so each warp's store covers a contiguous 8x4 block as at level 1 (the quads'
+//   first lanes storing 4x2 blocks wrote half rows of RGBA8 sectors: its levels 2 and 3 cost 3-4x
+//   their bytes, 2026-11-24 fifth session); their quads make level 4, and four lanes make levels
+//   5 and 6 after the next tile's barrier.
 // The election cascades as in vkspd.comp: the last group to finish a 64x64 block of tiles reduces
 // that block's level-6 texels (stage 1), and so on; no group ever waits for another.
 // Where there is a later stage, the first group of each layer runs the later stages' code once
@@ -59,9 +60,10 @@ shared VEC sLevel4[2][16];
 shared uint sElected[2];
 
 // The 2x2 reduction of texels a (x, y), b (x+1, y), c (x, y+1), d (x+1, y+1) of a level of extent
-// `above`. On an axis of one texel the destination is that texel (SPEC section 3, s == 1): the
-// column or row past it does not exist, so its place is taken by the first.
-vec4 reduce2x2(vec4 a, vec4 b, vec4 c, vec4 d, uvec2 above) {
+// `above`, at the variant's precision (levels 3 and 5, from shared memory). On an axis of one
+// texel the destination is that texel (SPEC section 3, s == 1): the column or row past it does
+// not exist, so its place is taken by the first.
+VEC reduce2x2(VEC a, VEC b, VEC c, VEC d, uvec2 above) {
     if (above.x == 1u) {
         b = a;
         d = c;
@@ -70,7 +72,7 @@ vec4 reduce2x2(vec4 a, vec4 b, vec4 c, vec4 d, uvec2 above) {
         c = a;
         d = b;
     }
-    return reduce4f(a, b, c, d);
+    return reduce4(a, b, c, d);
 }
 
 // Offset j (0..3) in a 2x2 block: (j & 1, j >> 1), the order of a quad's lanes and of the steps.
@@ -87,7 +89,8 @@ ivec2 levelOneTexel(ivec2 m, int j) { return m + 16 * blockOffset(j); }
 // every stage through one code path with such switches was 30-60% slower, run 6).
 // Every value stored here is within the half range: level 1 of stage 0 comes from the source
 // (FP16 variants only run formats whose values are, FormatInfo::fp16Capable), later stages' level
-// 1 is a mean of kept values that are, and everything else went through toReal.
+// 1 is a mean of kept values that are, and every later level is a mean of such values at the
+// variant's precision (quadReducePairs and reduce4 scale before adding, so no sum overflows).
 #define STORE_LEVEL(stage, k, g, v)                                                         \
     do {                                                                                    \
         ivec2 at_ = (g);                                                                    \
@@ -160,13 +163,11 @@ void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity) {
     STORE_LEVEL(stage, 2, tile * 16 + p, vec4(sLevel2[parity][p.y * 16 + p.x]));
     if (lane >= 64u) return;
     int i = 32 * p.y + 2 * p.x;
-    VEC v3 = toReal(reduce2x2(vec4(sLevel2[parity][i]), vec4(sLevel2[parity][i + 1]), vec4(sLevel2[parity][i + 16]),
-                              vec4(sLevel2[parity][i + 17]), levelExtent(base + 2)));
+    VEC v3 = reduce2x2(sLevel2[parity][i], sLevel2[parity][i + 1], sLevel2[parity][i + 16],
+                       sLevel2[parity][i + 17], levelExtent(base + 2));
     STORE_LEVEL(stage, 3, tile * 8 + p, vec4(v3));
     if (levels < 4) return;
-    VEC h, w, d;
-    quadNeighbours(v3, h, w, d);
-    VEC v4 = toReal(reduce2x2(vec4(v3), vec4(h), vec4(w), vec4(d), levelExtent(base + 3)));
+    VEC v4 = quadReducePairs(v3, levelExtent(base + 3));
     if ((lane & 3u) == 0u) {
         ivec2 p4 = p >> 1;
         STORE_LEVEL(stage, 4, tile * 4 + p4, vec4(v4));
@@ -182,13 +183,11 @@ void levelsFiveSix(int stage, int levels, ivec2 tile, uint lane, int parity, boo
     int base = VKSPD_TILE_LEVELS * stage;
     ivec2 p = mortonPosition(lane);
     int i = 8 * p.y + 2 * p.x;
-    VEC v5 = toReal(reduce2x2(vec4(sLevel4[parity][i]), vec4(sLevel4[parity][i + 1]), vec4(sLevel4[parity][i + 4]),
-                              vec4(sLevel4[parity][i + 5]), levelExtent(base + 4)));
+    VEC v5 = reduce2x2(sLevel4[parity][i], sLevel4[parity][i + 1], sLevel4[parity][i + 4],
+                       sLevel4[parity][i + 5], levelExtent(base + 4));
     STORE_LEVEL(stage, 5, tile * 2 + p, vec4(v5));
     if (levels < 6) return;
-    VEC h, w, d;
-    quadNeighbours(v5, h, w, d);
-    vec4 v6 = vec4(toReal(reduce2x2(vec4(v5), vec4(h), vec4(w), vec4(d), levelExtent(base + 5))));
+    vec4 v6 = vec4(quadReducePairs(v5, levelExtent(base + 5)));
     if (lane != 0u || !all(lessThan(tile, ivec2(levelExtent(base + 6))))) return;
     STORE_LEVEL(stage, 6, tile, v6);
     if (keep) storeData(keptTexel(kept, base + 6, tile), v6);
