@@ -1,12 +1,13 @@
-# The README's bench for the landed build (Q: level 2 by two quad exchanges) with --out, and its
-# stress test (10,000 calls, no validation). Tarred.
-OUT=$1
+# The README's bench for a landed build with --out, and its stress test (10,000 calls, no
+# validation). Tarred. Call 8 ran it for Q (a41c866), call 13 for Q2b (71d9537's SPIR-V):
+#   sh readme.sh BUILD OUT    (BUILD: the folder under build-gpu/)
+B=$1 OUT=$2
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee $OUT/gpu.txt
-n=readme-Q; mkdir -p $OUT/$n
-build-gpu/Q/vkspd-bench --sizes 2048x2048,3840x2160,4095x4095,4096x4096,8192x8192,16384x16384 --formats rgba8,rgba16f \
+n=readme-$B; mkdir -p $OUT/$n
+build-gpu/$B/vkspd-bench --sizes 2048x2048,3840x2160,4095x4095,4096x4096,8192x8192,16384x16384 --formats rgba8,rgba16f \
     --reps 30 --cols none --tiles 4,8 --out $OUT/$n > $OUT/$n/bench.txt 2>&1
 echo "$n exit $?: $(grep -o 'copy floor: [0-9]* GB/s' $OUT/$n/bench.txt) $(grep -o 'read probes up to [0-9]* GB/s; [0-9]* of [0-9]*' $OUT/$n/bench.txt)"
 grep -E "default|stream|blit" $OUT/$n/bench.txt | grep -E "^R(8G8B8A8|16G16B16A16)" | sed -E 's/ +/ /g; s/vkspd default/def/' | cut -c1-150
-VKSPD_TEST_NO_VALIDATION=1 VKSPD_STRESS_CALLS=10000 build-gpu/Q/vkspd_gpu_tests --gtest_filter=*Stress* > $OUT/$n/stress.log 2>&1
+VKSPD_TEST_NO_VALIDATION=1 VKSPD_STRESS_CALLS=10000 build-gpu/$B/vkspd_gpu_tests --gtest_filter=*Stress* > $OUT/$n/stress.log 2>&1
 echo "stress exit $?"; grep -E '^\[ stress|^\[  (PASSED|FAILED)  \]' $OUT/$n/stress.log
 (cd $OUT && tar czf $n.tgz $n && rm -r $n)
