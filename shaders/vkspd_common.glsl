@@ -234,7 +234,10 @@ void quadNeighbours(VEC v, out VEC h, out VEC w, out VEC d) {
     d = unpackValue(subgroupQuadSwapDiagonal(packValue(v)));
 }
 
-// The 2x2 reduction across a quad: replaces one round of shared-memory store and load.
+// The 2x2 reduction across a quad: replaces one round of shared-memory store and load. Three
+// exchanges; the plain kernel takes quadReducePairs (two) below. The general kernel keeps this
+// one: with quadReducePairs its half-denormals flavour went from 48 to 56 registers, and it was
+// no faster at its sizes (bench/NOTES.md, 2026-11-24 seventh session).
 VEC quadReduce(VEC v) {
     VEC h, w, d;
     quadNeighbours(v, h, w, d);
@@ -248,7 +251,7 @@ VEC quadReduceF(VEC v) {
     return toReal(reduce4f(vec4(v), vec4(h), vec4(w), vec4(d)));
 }
 
-// Two values of the reduction at the variant's precision (an Average's values come scaled).
+// rCombine at the variant's precision (an Average's values come scaled).
 VEC combinePair(VEC a, VEC b) {
 #if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
     precise VEC r = a + b;
@@ -262,10 +265,11 @@ VEC combinePair(VEC a, VEC b) {
 #endif
 }
 
-// The 2x2 reduction across a quad in two exchanges: each lane combines its value with its
-// horizontal neighbour's, then that row with the vertical neighbour's row. An Average scales
-// first (exact: a power of two), so no partial sum can exceed the largest value. On an axis of one
-// texel the missing neighbour is the lane itself (SPEC section 3, s == 1).
+// The 2x2 reduction across a quad at the variant's precision in two exchanges: each lane combines
+// its value with its horizontal neighbour's, then that row with the vertical neighbour's row. An
+// Average scales first (exact: a power of two), so no partial sum can exceed the largest value.
+// On an axis of one texel of the level above (`above`) the missing neighbour is the lane itself
+// (SPEC section 3, s == 1).
 VEC quadReducePairs(VEC v, uvec2 above) {
 #if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
     v *= REAL(0.25);
