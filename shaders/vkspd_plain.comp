@@ -21,8 +21,8 @@
 //   workgroup barrier per tile, every lane stores one level-2 texel and 64 lanes make level 3,
 //   one texel each, so each warp's store covers a contiguous 8x4 block as at level 1 (the quads'
 //   first lanes storing 4x2 blocks wrote half rows of RGBA8 sectors: its levels 2 and 3 cost 3-4x
-//   their bytes, 2026-11-24 fifth session); their quads make level 4, and four lanes make levels
-//   5 and 6 after the next tile's barrier.
+//   their bytes, 2026-11-24 fifth session); their quads make level 4, and the group's last four
+//   lanes make levels 5 and 6 after the next tile's barrier.
 // The election cascades as in vkspd.comp: the last group to finish a 64x64 block of tiles reduces
 // that block's level-6 texels (stage 1), and so on; no group ever waits for another.
 // Where there is a later stage, the first group of each layer runs the later stages' code once
@@ -175,30 +175,37 @@ void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity) {
     }
 }
 
+// The first of the group's last four lanes (a quad of its last subgroup): they make levels 5 and 6,
+// and this lane keeps the level-6 texels and arrives at the election. Levels 3 and 4 are made by
+// lanes 0..63, so after each tile's barrier no subgroup does both; with levels 5 and 6 on lanes
+// 0..3 (the first subgroup also makes levels 3 and 4) the slowest subgroup set each tile's pace:
+// on an H200 this moved RGBA8 by -1 to -2.5% and R8 by -3.5% (bench/NOTES.md, 2026-11-25).
+const uint kKeeper = uint(VKSPD_GROUP_SIZE) - 4u;
+
 // Levels 5 and 6 of a tile of `stage` from its level 4 in shared memory (after a barrier): lanes
-// 0..3 make the 2x2 level-5 texels, their quad level 6, which lane 0 stores and, with `keep`, keeps
-// for the next stage in the data buffer.
+// kKeeper.. make the 2x2 level-5 texels, their quad level 6, which kKeeper stores and, with
+// `keep`, keeps for the next stage in the data buffer.
 void levelsFiveSix(int stage, int levels, ivec2 tile, uint lane, int parity, bool keep, uint kept) {
-    if (lane >= 4u) return;
+    if (lane < kKeeper) return;
     int base = VKSPD_TILE_LEVELS * stage;
-    ivec2 p = mortonPosition(lane);
+    ivec2 p = mortonPosition(lane - kKeeper);
     int i = 8 * p.y + 2 * p.x;
     VEC v5 = reduce2x2(sLevel4[parity][i], sLevel4[parity][i + 1], sLevel4[parity][i + 4],
                        sLevel4[parity][i + 5], levelExtent(base + 4));
     STORE_LEVEL(stage, 5, tile * 2 + p, vec4(v5));
     if (levels < 6) return;
     vec4 v6 = vec4(quadReducePairs(v5, levelExtent(base + 5)));
-    if (lane != 0u || !all(lessThan(tile, ivec2(levelExtent(base + 6))))) return;
+    if (lane != kKeeper || !all(lessThan(tile, ivec2(levelExtent(base + 6))))) return;
     STORE_LEVEL(stage, 6, tile, v6);
     if (keep) storeData(keptTexel(kept, base + 6, tile), v6);
 }
 
-// Lane 0 counts `count` kept texels of stage `stage` towards the next-stage block holding `tile`
-// (a texel of the kept level); the arrival that completes the block elects this group to run the
+// Lane kKeeper counts `count` kept texels of stage `stage` towards the next-stage block holding
+// `tile` (a texel of the kept level); the arrival that completes the block elects this group to run the
 // next stage on it. Every thread returns whether it was elected.
 bool elect(int stage, ivec2 tile, uint count, uint lane) {
     uint list = uint(stage) & 1u;
-    if (lane == 0u) {
+    if (lane == kKeeper) {
         uvec2 keptExtent = levelExtent(VKSPD_TILE_LEVELS * (stage + 1));
         ivec2 block = tile / VKSPD_TILE;
         uvec2 inside = min(uvec2(VKSPD_TILE), keptExtent - uvec2(block) * uint(VKSPD_TILE));
@@ -267,8 +274,8 @@ void main() {
                 levelsFiveSix(0, levels, first + ivec2(count - 1, 0), lane, (count - 1) & 1, next, pc.stage[0].kept);
             }
             if (!next) return;
-            // The strip lies in one 64x64 block of tiles (tilesPerGroup divides 64); lane 0 made and kept
-            // its `count` level-6 texels, so its release covers them.
+            // The strip lies in one 64x64 block of tiles (tilesPerGroup divides 64); lane kKeeper made
+            // and kept its `count` level-6 texels, so its release covers them.
             if (!elect(0, first, uint(count), lane)) return;
             tile = first / VKSPD_TILE;
         }
