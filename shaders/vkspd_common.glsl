@@ -162,11 +162,23 @@ vec3 linearToSrgb(vec3 l) {
     return mix(12.92 * l, curve, greaterThan(l, vec3(0.0031308)));
 }
 
+// Whether stores encode to sRGB. A kernel that defines VKSPD_SRGB_SPECIALIZED (vkspd_plain.comp)
+// takes it as a specialization constant, so the pipeline of a UNORM or float format carries no
+// encoding code: in the plain kernel the run-time test at every store site cost 2-4% of RGBA8 and
+// 8% of R8 on an H200, and 16 KB of its 74 KB of binary (bench/NOTES.md, 2026-11-25). The general
+// kernel keeps the push-constant flag: its register count moves with such changes.
+#ifdef VKSPD_SRGB_SPECIALIZED
+layout(constant_id = VKSPD_SPEC_SRGB) const bool kSrgbStores = false;
+bool srgbStores() { return kSrgbStores; }
+#else
+bool srgbStores() { return (pc.flags & VKSPD_FLAG_SRGB) != 0u; }
+#endif
+
 // storeLevelInRange takes a value known to be within the half range (stage 0's level 1 on the
 // quad path); storeLevel saturates first.
 void storeLevelInRange(int level, ivec2 g, vec4 v) {
     // sRGB images are written through UNORM views: encode here, after filtering in linear space.
-    if ((pc.flags & VKSPD_FLAG_SRGB) != 0u) v.rgb = linearToSrgb(v.rgb);
+    if (srgbStores()) v.rgb = linearToSrgb(v.rgb);
     // A switch with constant indices: dynamic indexing of storage image arrays is an optional
     // feature (lavapipe lacks it).
     ivec3 p = ivec3(g, gLayer);

@@ -29,7 +29,8 @@
 // before its own tiles, with nothing stored (the warm-up in main).
 //
 // Build-time switches as vkspd.comp: VKSPD_FP16, VKSPD_QUAD (must be 1), VKSPD_REDUCTION (not
-// VKSPD_REDUCTION_CUSTOM).
+// VKSPD_REDUCTION_CUSTOM). The sRGB encoding of the stores is a specialization constant
+// (VKSPD_SPEC_SRGB, vkspd_common.glsl), not the push constants' VKSPD_FLAG_SRGB.
 #if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD) || !defined(VKSPD_REDUCTION)
 #error "Missing required macro VKSPD_FP16, VKSPD_QUAD or VKSPD_REDUCTION"
 #endif
@@ -50,6 +51,7 @@
 
 layout(local_size_x = VKSPD_GROUP_SIZE) in;
 
+#define VKSPD_SRGB_SPECIALIZED 1
 #include "vkspd_common.glsl"
 
 // Level 2 of a tile (16x16) and level 4 (4x4), two copies by tile parity: the next tile's levels
@@ -177,9 +179,9 @@ void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity) {
 
 // The first of the group's last four lanes (a quad of its last subgroup): they make levels 5 and 6,
 // and this lane keeps the level-6 texels and arrives at the election. Levels 3 and 4 are made by
-// lanes 0..63, so after each tile's barrier no subgroup does both; with levels 5 and 6 on lanes
-// 0..3 (the first subgroup also makes levels 3 and 4) the slowest subgroup set each tile's pace:
-// on an H200 this moved RGBA8 by -1 to -2.5% and R8 by -3.5% (bench/NOTES.md, 2026-11-25).
+// lanes 0..63, so after each tile's barrier no subgroup does both (the barrier waits for the
+// slowest): against lanes 0..3, on an H200 this moved RGBA8 by -1 to -2.5% and R8 by -3.5%
+// (bench/NOTES.md, 2026-11-25).
 const uint kKeeper = uint(VKSPD_GROUP_SIZE) - 4u;
 
 // Levels 5 and 6 of a tile of `stage` from its level 4 in shared memory (after a barrier): lanes

@@ -331,7 +331,8 @@ void destroyContextObject(ContextT* c) {
                 for (VkPipeline p : byPath) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& byReduction : c->plainPipelines)
         for (auto& byPrecision : byReduction)
-            for (VkPipeline p : byPrecision) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+            for (auto& byFlavour : byPrecision)
+                for (VkPipeline p : byFlavour) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->customReductions)
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->levelPipelines) {
@@ -392,7 +393,8 @@ bool denormalsPreserved(Context c, bool fp16, bool halfDenormals) {
 }
 
 Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkPipeline* out,
-                             VkPipelineLayout layout, VkPipelineCreateFlags flags, bool halfDenormals) {
+                             VkPipelineLayout layout, VkPipelineCreateFlags flags, bool halfDenormals,
+                             const VkSpecializationInfo* specialization) {
     // DenormPreserve where the device allows it (SPEC section 7: IEEE results, which NVIDIA's
     // default flushes for FP32 denormals). A module the patcher refuses is used as built.
     std::vector<uint32_t> patched;
@@ -418,6 +420,7 @@ Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkP
     ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     ci.stage.module = module;
     ci.stage.pName = "main";
+    ci.stage.pSpecializationInfo = specialization;
     ci.layout = layout ? layout : c->pipelineLayout;
     r = c->fn.vkCreateComputePipelines(c->device(), c->info.pipelineCache, 1, &ci, c->allocator(), out);
     c->fn.vkDestroyShaderModule(c->device(), module, c->allocator());
@@ -428,10 +431,11 @@ Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkP
 namespace {
 
 // The pipeline of an embedded module in its cache slot, created on first use. The caller holds
-// pipelineMutex and picked `slot` for `half` (embeddedFlavour).
-Result cachedEmbeddedPipeline(Context c, VkPipeline& slot, const SpirvBlob& blob, bool half, VkPipeline* out) {
+// pipelineMutex and picked `slot` for `half` (embeddedFlavour) and `specialization`.
+Result cachedEmbeddedPipeline(Context c, VkPipeline& slot, const SpirvBlob& blob, bool half, VkPipeline* out,
+                              const VkSpecializationInfo* specialization = nullptr) {
     if (!slot) {
-        Result r = createComputePipeline(c, blob.words, blob.bytes, &slot, VK_NULL_HANDLE, 0, half);
+        Result r = createComputePipeline(c, blob.words, blob.bytes, &slot, VK_NULL_HANDLE, 0, half, specialization);
         if (!r.ok()) return r;
     }
     *out = slot;
@@ -464,7 +468,7 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
                                   embeddedSpirv(reduction, fp16, quad), half, out);
 }
 
-Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals) {
+Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
@@ -473,8 +477,15 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
-    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0],
-                                  embeddedPlainSpirv(reduction, fp16), half, out);
+    const VkBool32 srgbStores = srgb ? VK_TRUE : VK_FALSE;
+    const VkSpecializationMapEntry entry{VKSPD_SPEC_SRGB, 0, sizeof(VkBool32)};
+    VkSpecializationInfo specialization{};
+    specialization.mapEntryCount = 1;
+    specialization.pMapEntries = &entry;
+    specialization.dataSize = sizeof(srgbStores);
+    specialization.pData = &srgbStores;
+    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0],
+                                  embeddedPlainSpirv(reduction, fp16), half, out, &specialization);
 }
 
 Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipeline* out) {

@@ -98,8 +98,9 @@ struct vkspd::ContextT {
     // [reduction][fp16][quad][half denormals preserved where the device can: 1 for formats with
     // half-float denormals, 0 for 8-bit ones]
     VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2][2] = {};
-    // The plain-chain kernel: [reduction][fp16][half denormals], as above (quad only).
-    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2] = {};
+    // The plain-chain kernel: [reduction][fp16][half denormals][sRGB stores] (quad only; the
+    // encoding is a specialization constant of its module, VKSPD_SPEC_SRGB).
+    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2] = {};
     std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
     // Debug-map variants (debug.hpp), created on first use with their own layout (binding 4).
     VkDescriptorSetLayout debugSetLayout = VK_NULL_HANDLE;
@@ -170,14 +171,15 @@ Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
 Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool quad,
                           CustomReduction custom, VkPipeline* pipeline, bool halfDenormals = true);
 // The plain-chain pipeline of a built-in reduction (quad), created on first use; `halfDenormals`
-// as for getComputePipeline.
+// as for getComputePipeline; `srgb`: whether its stores encode to sRGB (formats whose encoding is
+// ChannelEncoding::Srgb8, written through their UNORM views).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
-                        bool halfDenormals = true);
+                        bool halfDenormals = true, bool srgb = false);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
-// given (layout non-null).
+// given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,
                              VkPipelineLayout layout = VK_NULL_HANDLE, VkPipelineCreateFlags flags = 0,
-                             bool halfDenormals = true);
+                             bool halfDenormals = true, const VkSpecializationInfo* specialization = nullptr);
 // Whether the single-pass module of a variant declares DenormPreserve for every float width it
 // uses (FP32 variants: 32; FP16 variants: 16 and 32).
 bool denormalsPreserved(Context context, bool fp16, bool halfDenormals = true);

@@ -459,7 +459,8 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
     VkPipeline pipeline = VK_NULL_HANDLE;
     if (map) r = getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &pipeline);
     else if (req.plainKernel)
-        r = getPlainPipeline(c, req.decision.reduction, req.fp16, &pipeline, halfDenormalsMatter(req.decision.format));
+        r = getPlainPipeline(c, req.decision.reduction, req.fp16, &pipeline, halfDenormalsMatter(req.decision.format),
+                             (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u);
     else r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline,
                                 halfDenormalsMatter(req.decision.format));
     if (!r.ok()) return r;

@@ -1,6 +1,7 @@
 // The plain-chain kernel (Kernel::PlainChain, shaders/vkspd_plain.comp) against the CPU reference:
 // plain sizes from one tile to three stages, square and thin, every tiles-per-group choice, FP16
-// and FP32, texel loads and the linear sampler, the reductions and layers (partial ranges:
+// and FP32, texel loads and the linear sampler, sRGB and UNORM on one context, the reductions and
+// layers (partial ranges:
 // gpu_layers_test.cpp; repeated and concurrent dispatches: gpu_stress_test.cpp's mixed jobs); which
 // requests Auto gives it, and the errors for those it cannot run.
 #include "vulkan_harness.hpp"
@@ -117,6 +118,18 @@ TEST_F(GpuTest, PlainChainSizesMatchTheReference) {
                                 vkspd::Fetch::LinearSampler});
     expectPlainChainMatches(h, {VK_FORMAT_R32G32B32A32_SFLOAT, 128, 256, 1, vkspd::Precision::FP32,
                                 vkspd::Fetch::Load});
+}
+
+// The sRGB encoding is a specialization constant of the plain-chain kernel, so a context holds a
+// pipeline per encoding: UNORM and sRGB chains in turn on one context, both orders, FP16 and FP32,
+// over two stages; each must match the reference (an 8-bit UNORM chain run through the encoding
+// pipeline, or the reverse, would be off by far more than the tolerance).
+TEST_F(GpuTest, PlainChainEncodesSrgbOnlyForSrgbFormats) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    for (vkspd::Precision p : {vkspd::Precision::FP16, vkspd::Precision::FP32})
+        for (VkFormat f : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB,
+                           VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB})
+            expectPlainChainMatches(h, {f, 256, 128, 1, p, vkspd::Fetch::Load});
 }
 
 // A group reduces a strip of tiles, fetching each one while it reduces the one before: strips of
