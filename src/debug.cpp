@@ -168,6 +168,8 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
     if (!getProperties || !getStatistics)
         return fail(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetPipelineExecutableStatisticsKHR could not be loaded");
     const SpirvBlob blob = plain ? embeddedPlainSpirv(reduction, fp16) : embeddedSpirv(reduction, fp16, quad);
+    // No specialization: the plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false),
+    // the one every format but the sRGB ones gets.
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
                                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals);
