@@ -203,8 +203,8 @@ void levelsFiveSix(int stage, int levels, ivec2 tile, uint lane, int parity, boo
 }
 
 // Lane kKeeper counts `count` kept texels of stage `stage` towards the next-stage block holding
-// `tile` (a texel of the kept level); the arrival that completes the block elects this group to run the
-// next stage on it. Every thread returns whether it was elected.
+// `tile` (a texel of the kept level); the arrival that completes the block elects this group to
+// run the next stage on it. Every thread returns whether it was elected.
 bool elect(int stage, ivec2 tile, uint count, uint lane) {
     uint list = uint(stage) & 1u;
     if (lane == kKeeper) {

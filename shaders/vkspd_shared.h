@@ -55,14 +55,14 @@ typedef uint32_t uint;
 // Push-constant flags.
 #define VKSPD_FLAG_QUAD_LEVELS_1_2 1u  // levels 1 and 2 are plain 2x2 averages: quad path allowed
 #define VKSPD_FLAG_SRGB 2u             // encode R, G, B to sRGB before each store (UNORM views)
-
-// Specialization constants (constant_id). vkspd_plain.comp takes the sRGB encoding as one
-// (VKSPD_FLAG_SRGB is set as well): its pipelines are made per encoding.
-#define VKSPD_SPEC_SRGB 0
 #define VKSPD_FLAG_COPY_BASE 4u        // also write the source into the base level (depth sources)
 #define VKSPD_FLAG_EXPAND_MINMAX 8u    // the source has one channel: MinMax starts from (v, v)
 #define VKSPD_FLAG_LINEAR_FETCH 16u    // Average, quad path: level 1 of even tiles as one bilinear
                                        // sample (the source is bound with a LINEAR sampler)
+
+// Specialization constants (constant_id). vkspd_plain.comp takes the sRGB encoding as one
+// (VKSPD_FLAG_SRGB is set as well): its pipelines are made per encoding.
+#define VKSPD_SPEC_SRGB 0
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).
 #define VKSPD_REDUCTION_AVERAGE 0
