@@ -968,7 +968,9 @@ int main(int argc, char** argv) {
     for (const std::string& f : split(formatsArg)) {
         auto it = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const FormatChoice& c) { return f == c.key; });
         if (it == std::end(kFormats)) {
-            std::fprintf(stderr, "vkspd-bench: --formats: unknown %s (rgba8, rgba16f, r32f, rgba32f, r8)\n", f.c_str());
+            std::string known;
+            for (const FormatChoice& c : kFormats) known += std::string(known.empty() ? "" : ", ") + c.key;
+            std::fprintf(stderr, "vkspd-bench: --formats: unknown %s (%s)\n", f.c_str(), known.c_str());
             return 2;
         }
         formats.push_back(it->format);

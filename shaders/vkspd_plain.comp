@@ -16,7 +16,7 @@
 //   or an eighth of a sector per store: the level-1 stores were the largest cost, run 3.)
 // - Each quad reduces its 2x2 block of a step to level 2 (shared memory) in two exchanges at the
 //   variant's precision (quadReducePairs): on an H200 the RGBA8 kernel is bound per instruction,
-//   not per byte (R8 takes as long), and three exchanges with an FP32 sum cost 15% of 16384^2
+//   not per byte (R8 took as long), and three exchanges with an FP32 sum cost 15% of 16384^2
 //   (2026-11-24 seventh session); levels 3-6 below are made at that precision too. After one
 //   workgroup barrier per tile, every lane stores one level-2 texel and 64 lanes make level 3,
 //   one texel each, so each warp's store covers a contiguous 8x4 block as at level 1 (the quads'

@@ -1,9 +1,9 @@
 // The plain-chain kernel (Kernel::PlainChain, shaders/vkspd_plain.comp) against the CPU reference:
 // plain sizes from one tile to three stages, square and thin, every tiles-per-group choice, FP16
 // and FP32, texel loads and the linear sampler, sRGB and UNORM on one context, the reductions and
-// layers (partial ranges:
-// gpu_layers_test.cpp; repeated and concurrent dispatches: gpu_stress_test.cpp's mixed jobs); which
-// requests Auto gives it, and the errors for those it cannot run.
+// layers (partial ranges: gpu_layers_test.cpp; repeated and concurrent dispatches:
+// gpu_stress_test.cpp's mixed jobs); which requests Auto gives it, and the errors for those it
+// cannot run.
 #include "vulkan_harness.hpp"
 
 #include <vkspd/debug.hpp>
