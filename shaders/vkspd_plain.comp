@@ -61,6 +61,22 @@ shared VEC sLevel4[2][16];
 // Whether this group's arrival completed a block of the next stage, by stage parity.
 shared uint sElected[2];
 
+// The kept texels as the later stages read them (the data buffer, written by other groups):
+// nonprivate, without the per-load visibility of the `coherent` declarations in
+// vkspd_common.glsl. The acquire in elect() makes them visible (gl_SemanticsMakeVisible), which
+// the memory model asks of nonprivate loads. On an H200 a later stage's steps took 1.1-1.8 us
+// each with coherent loads (one branch on pc.channels per load), 0.5-0.9 with non-coherent loads
+// under one branch; RGBA8 2048^2 -24%, 16384^2 -1.8% (bench/NOTES.md, 2026-11-25 ninth session).
+layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptData { float keptData[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptDataV4 { vec4 keptData4[]; };
+
+// A kept texel of one to three floats (pc.channels; four take keptData4), each loaded once
+// (no dynamic component index: that put the texel in local memory).
+vec4 loadKeptNarrow(uint texel) {
+    uint n = pc.channels, base = (gDataBase + texel) * n;
+    return vec4(keptData[base], n > 1u ? keptData[base + 1u] : 0.0, n > 2u ? keptData[base + 2u] : 0.0, 0.0);
+}
+
 // The 2x2 reduction of texels a (x, y), b (x+1, y), c (x, y+1), d (x+1, y+1) of a level of extent
 // `above`, at the variant's precision (levels 3 and 5, from shared memory). On an axis of one
 // texel the destination is that texel (SPEC section 3, s == 1): the column or row past it does
@@ -130,10 +146,13 @@ vec4 fetchKeptStep(int stage, ivec2 tile, ivec2 m, int j, bool warmUp) {
     uint kept = warmUp ? pc.dataPerLayer - extent.x * extent.y : pc.stage[stage - 1].kept;
     ivec2 hi = ivec2(extent) - 1;
     ivec2 t = 2 * (tile * 32 + levelOneTexel(m, j));
-    return reduce4f(loadData(keptTexel(kept, level, min(t, hi))),
-                    loadData(keptTexel(kept, level, min(t + ivec2(1, 0), hi))),
-                    loadData(keptTexel(kept, level, min(t + ivec2(0, 1), hi))),
-                    loadData(keptTexel(kept, level, min(t + ivec2(1, 1), hi))));
+    uint a = keptTexel(kept, level, min(t, hi)), b = keptTexel(kept, level, min(t + ivec2(1, 0), hi)),
+         c = keptTexel(kept, level, min(t + ivec2(0, 1), hi)), d = keptTexel(kept, level, min(t + ivec2(1, 1), hi));
+    // One branch for the four loads, so they go out together (the general loadData branches per load).
+    if (pc.channels == 4u)
+        return reduce4f(keptData4[gDataBase + a], keptData4[gDataBase + b], keptData4[gDataBase + c],
+                        keptData4[gDataBase + d]);
+    return reduce4f(loadKeptNarrow(a), loadKeptNarrow(b), loadKeptNarrow(c), loadKeptNarrow(d));
 }
 
 // Step j of a tile of `stage` (its source is level 6 * stage): this lane's level-1 texel v is
@@ -218,8 +237,9 @@ bool elect(int stage, ivec2 tile, uint count, uint lane) {
     barrier();
     if (sElected[list] == 0u) return false;
     // Only an elected group reads what other groups released: kept texels, in the data buffer
-    // (no group reads an image another group wrote), so buffer semantics.
-    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
+    // (no group reads an image another group wrote), so buffer semantics; made visible here for
+    // the nonprivate loads of fetchKeptStep.
+    memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease | gl_SemanticsMakeVisible);
     return true;
 }
 
