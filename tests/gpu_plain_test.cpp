@@ -132,6 +132,17 @@ TEST_F(GpuTest, PlainChainEncodesSrgbOnlyForSrgbFormats) {
             expectPlainChainMatches(h, {f, 256, 128, 1, p, vkspd::Fetch::Load});
 }
 
+// The later stages read the kept texels with one load per float where a texel has fewer than four
+// (loadKeptNarrow): one channel (R8), three (B10G11R11, FP16 and FP32) and two (MinMax in
+// PlainChainReductionsAreBitExact), over two stages whose stage 1 has a tail (512x256: level 7 is
+// 4x2, three of its four steps skipped).
+TEST_F(GpuTest, PlainChainKeepsTexelsOfOneToThreeChannels) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    for (vkspd::Precision p : {vkspd::Precision::FP16, vkspd::Precision::FP32})
+        for (VkFormat f : {VK_FORMAT_R8_UNORM, VK_FORMAT_B10G11R11_UFLOAT_PACK32})
+            expectPlainChainMatches(h, {f, 512, 256, 1, p, vkspd::Fetch::Load});
+}
+
 // A group reduces a strip of tiles, fetching each one while it reduces the one before: strips of
 // 1 to 8 tiles over 8 tile columns, 64 (capped at 8), and 16 and 4 over a row of 16 tiles whose
 // level 6 starts a second stage; the output must not change.
