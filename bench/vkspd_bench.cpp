@@ -90,6 +90,9 @@ const char* kUsageText =
     "                    'cols N' methods)\n"
     "  --tiles LIST      tiles per group N of the 'vkspd plain ... tiles N' methods (default\n"
     "                    1,2,4,8,16; none: no 'tiles N' methods)\n"
+    "  --tail T/P        MipGenInfo::tailTiles T and tailTilesPerGroup P of every single-pass\n"
+    "                    method (P a power of two from 1 to 64; 0/1: no tail; default: the\n"
+    "                    library's rule: the plain-chain kernel's last tiles in shorter strips)\n"
     "  --levels N        images get min(full chain, N + 1) levels, N below the base (where the\n"
     "                    time goes: with 6, no group runs a second stage)\n"
     "  --sampled         check sampled texels at every size (default: above 4096x4096 only)\n"
@@ -117,6 +120,12 @@ const FormatChoice kFormats[] = {{"rgba8", VK_FORMAT_R8G8B8A8_UNORM},
                                  {"r32f", VK_FORMAT_R32_SFLOAT},
                                  {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT},
                                  {"r8", VK_FORMAT_R8_UNORM}};
+
+// --tail: MipGenInfo::tailTiles and tailTilesPerGroup of every single-pass method (0, 0: the
+// library's rule).
+struct TailOption {
+    uint32_t tiles = 0, per = 0;
+} gTail;
 
 struct Method {
     std::string name;
@@ -234,6 +243,8 @@ vkspd::MipGenInfo infoFor(const Subject& s, const Method& m) {
     info.groupColumns = m.groupColumns;
     info.kernel = m.kernel;
     info.tilesPerGroup = m.tilesPerGroup;
+    info.tailTiles = gTail.tiles;
+    info.tailTilesPerGroup = gTail.per;
     return info;
 }
 
@@ -850,6 +861,16 @@ int main(int argc, char** argv) {
         else if (a == "--sampled") sampledOnly = true;
         else if (a == "--cols") colsArg = value();
         else if (a == "--tiles") tilesArg = value();
+        else if (a == "--tail") {
+            const std::string t = value();
+            unsigned tiles = 0, per = 0;
+            char end = 0;
+            if (std::sscanf(t.c_str(), "%u/%u%c", &tiles, &per, &end) != 2 || per < 1 || per > 64 || (per & (per - 1)) != 0) {
+                std::fprintf(stderr, "vkspd-bench: --tail: %s is not TILES/PER with PER a power of two from 1 to 64\n", t.c_str());
+                return 2;
+            }
+            gTail = {tiles, per};
+        }
         else if (a == "--levels") levelsBelow = uint32_t(std::max(1, std::atoi(value().c_str())));
         else if (a == "--no-denorm-preserve") skipDenormPreserve = true;
         else {
@@ -1043,7 +1064,11 @@ int main(int argc, char** argv) {
                     def.chosenPlain = d.plainChain;
                     def.name += std::string(" (") + (d.plainChain ? "plain " : "") + (d.fp16 ? "fp16" : "fp32") +
                                 (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
-                                (d.plainChain ? " tiles " + std::to_string(d.tilesPerGroup) : "") + ")";
+                                (d.plainChain ? " tiles " + std::to_string(d.tilesPerGroup) : "") +
+                                (d.plainChain && d.tailTilesPerGroup != d.tilesPerGroup
+                                     ? " tail " + std::to_string(d.tailTilesPerGroup)
+                                     : "") +
+                                ")";
                 }
                 methods.push_back(def);
             }

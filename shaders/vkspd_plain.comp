@@ -6,10 +6,10 @@
 //
 // What differs from vkspd.comp, for memory throughput (bench/NOTES.md, 2026-11-23, fourth
 // session):
-// - A workgroup reduces a strip of pc.tilesPerGroup 64x64 tiles, one after the other, with one
-//   election arrival per strip; its fetches run two steps ahead of the step being reduced, across
-//   tile boundaries, so they stay in flight through the stores, exchanges and barrier of a tile
-//   without holding a whole tile in registers.
+// - A workgroup reduces a strip of pc.tilesPerGroup 64x64 tiles (fewer in the last tile rows of
+//   large bases: stripOf), one after the other, with one election arrival per strip; its fetches
+//   run two steps ahead of the step being reduced, across tile boundaries, so they stay in flight
+//   through the stores, exchanges and barrier of a tile without holding a whole tile in registers.
 // - Level 1 is fetched and stored in FidelityFX SPD's order (at step j, the lane at Morton
 //   position m takes texel m + 16 (j & 1, j >> 1) of the tile): each fetch and store of a warp
 //   covers a contiguous block, whole 32-byte sectors. (One thread per 2x2 block touched a quarter
@@ -243,6 +243,21 @@ bool elect(int stage, ivec2 tile, uint count, uint lane) {
     return true;
 }
 
+// The first stage-0 tile of this workgroup's strip and its length `per` (Plan::tailRow): workgroup
+// (x, y) takes strip x, of pc.tilesPerGroup tiles, of tile row y before the tail row; from there
+// each tile row is split in strips of the tail's length, which rows of the dispatch take in turn
+// (a tile row takes tilesPerGroup / tailTilesPerGroup of them). Workgroups start roughly in the
+// order of their (y, x), so the last to start take short strips, and the SMs that finish first do
+// not sit idle while a few long strips end. No division: the lengths are powers of two.
+ivec2 stripOf(out int per) {
+    uint x = gl_WorkGroupID.x, y = gl_WorkGroupID.y, tailRow = pc.tail >> 8u, n = pc.tilesPerGroup;
+    per = int(n);
+    if (y < tailRow) return ivec2(int(x * n), int(y));
+    uint tailPer = pc.tail & 0xFFu, shift = uint(findLSB(n) - findLSB(tailPer)), d = y - tailRow;
+    per = int(tailPer);
+    return ivec2(int(((d & ((1u << shift) - 1u)) * gl_NumWorkGroups.x + x) * tailPer), int(tailRow + (d >> shift)));
+}
+
 void main() {
     gLayer = int(gl_WorkGroupID.z);
     gCounterBase = uint(gLayer) * pc.countersPerLayer;
@@ -264,9 +279,10 @@ void main() {
             // Stage 0: tiles first .. first + count - 1 of a row. The fetches of a step go out two steps
             // before it is reduced (a and b alternate), so the next tile's first two are in flight
             // through this tile's last steps and its barrier.
-            int per = int(pc.tilesPerGroup);
-            ivec2 first = ivec2(int(gl_WorkGroupID.x) * per, int(gl_WorkGroupID.y));
+            int per;
+            ivec2 first = stripOf(per);
             int count = min(per, int(pc.stage[0].tilesX) - first.x);
+            if (count <= 0) return;  // past the row: a tail row has more strips than tilesX needs
             int levels = min(VKSPD_TILE_LEVELS, int(pc.levels));
             vec4 a = fetchSourceStep(first, m, 0), b = fetchSourceStep(first, m, 1);
             for (int i = 0; i < count; ++i) {

@@ -100,6 +100,9 @@ struct PushConstants {
     uint tilesPerGroup;      // vkspd_plain.comp: stage-0 tiles per workgroup, a strip along x (a
                              // power of two up to VKSPD_MAX_TILES_PER_GROUP, so a strip never
                              // crosses a 64x64 block of tiles)
+    uint tail;               // vkspd_plain.comp: bits 0-7 the tiles per workgroup (a power of two
+                             // up to tilesPerGroup) of tile rows tail >> 8 and after; the
+                             // workgroups are numbered row-major over (x, y) of the dispatch
 };
 
 #ifdef __cplusplus

@@ -89,6 +89,7 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
         st.kept = uint32_t(data);
         data += uint64_t(st.keptWidth) * st.keptHeight;
     }
+    p.tailRow = p.stages[0].tilesY;
     p.plain = isPlainChain(width, height, levelsBelowBase);
     // vkspd_plain.comp's warm-up reads one texel no group writes (Plan::warmTexel).
     if (p.plain && p.stageCount > 1) p.warmTexel = uint32_t(data++);
@@ -133,6 +134,25 @@ uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBy
     return k;
 }
 
+void setTail(Plan* plan, uint32_t tailTiles, uint32_t tailPer) {
+    const uint32_t tilesX = plan->stages[0].tilesX, tilesY = plan->stages[0].tilesY;
+    plan->tailRow = tilesY;
+    plan->tailTilesPerGroup = plan->tilesPerGroup;
+    if (tailPer == 0) {
+        if (uint64_t(tilesX) * tilesY < kTailMinTiles) return;
+        tailTiles = kTailTiles;
+        tailPer = kTailTilesPerGroup;
+    }
+    if (tailTiles == 0 || tilesX == 0 || tailPer >= plan->tilesPerGroup) return;
+    uint32_t rows = std::min<uint32_t>(tilesY, (tailTiles + tilesX - 1) / tilesX);
+    // Each tail row takes `ratio` rows of workgroups: keep the dispatch within 65535 of them.
+    const uint32_t ratio = plan->tilesPerGroup / tailPer;
+    rows = std::min<uint32_t>(rows, (65535 - tilesY) / (ratio - 1));
+    if (rows == 0) return;
+    plan->tailRow = tilesY - rows;
+    plan->tailTilesPerGroup = tailPer;
+}
+
 shader::PushConstants pushConstantsFor(const Plan& plan) {
     shader::PushConstants pc{};
     pc.extentX = plan.width;
@@ -144,6 +164,7 @@ shader::PushConstants pushConstantsFor(const Plan& plan) {
     pc.countersPerLayer = plan.countersPerLayer;
     pc.dataPerLayer = plan.dataPerLayer;
     pc.tilesPerGroup = plan.tilesPerGroup;
+    pc.tail = (plan.tailRow << 8) | plan.tailTilesPerGroup;
     for (uint32_t s = 0; s < plan.stageCount; ++s) {
         const StagePlan& st = plan.stages[s];
         pc.stage[s].tilesX = st.tilesX;

@@ -45,14 +45,21 @@ struct Plan {
     uint32_t warmTexel = 0;
     // vkspd_plain.comp: stage-0 tiles per workgroup (tilesPerGroupFor); 1 for vkspd.comp.
     uint32_t tilesPerGroup = 1;
+    // vkspd_plain.comp: from tile row tailRow on (of every layer), strips of tailTilesPerGroup
+    // tiles (a power of two, at most tilesPerGroup; setTail). tailRow == stages[0].tilesY: no tail.
+    uint32_t tailRow = 0;
+    uint32_t tailTilesPerGroup = 1;
     uint32_t countersPerLayer = 0;    // uints
     uint32_t dataPerLayer = 0;        // texels
     uint64_t counterBytes = 0;        // all layers
     uint64_t dataBytes = 0;           // all layers (at least 16: a binding needs a range)
 
-    // The dispatch: stage 0's tiles (in strips of tilesPerGroup along x), one z per layer.
+    // The dispatch: stage 0's tiles in strips along x, one z per layer. Workgroup (x, y) runs
+    // strip x (tilesPerGroup tiles) of tile row y before tailRow; from there each tile row takes
+    // tilesPerGroup / tailTilesPerGroup rows of workgroups, in strips of tailTilesPerGroup tiles
+    // (the shader's stripOf). Workgroups past a row's last tile have none.
     uint32_t groupsX() const { return (stages[0].tilesX + tilesPerGroup - 1) / tilesPerGroup; }
-    uint32_t groupsY() const { return stages[0].tilesY; }
+    uint32_t groupsY() const { return tailRow + (stages[0].tilesY - tailRow) * (tilesPerGroup / tailTilesPerGroup); }
 };
 
 // Plans `levelsBelowBase` levels of a width x height base over `layers` layers, keeping
@@ -81,6 +88,22 @@ constexpr uint32_t kMinPlainGroups = 256;
 constexpr uint32_t kWideTexelTilesPerGroup = 4;
 constexpr uint64_t kWideTexelTiles = 128 * 128;
 uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBytes);
+
+// Sets plan->tailRow and tailTilesPerGroup after plan->tilesPerGroup (MipGenInfo::tailTiles).
+// `tailPer` 0: the default rule, the last kTailTiles tiles in strips of kTailTilesPerGroup where
+// a layer's base has at least kTailMinTiles tiles, and no tail elsewhere. Else the last
+// `tailTiles` tiles of each layer, rounded up to whole tile rows, in strips of `tailPer` (a power
+// of two; a caller's bad value is refused before this); 0 tiles, or `tailPer` not below
+// tilesPerGroup, mean no tail. The tail never takes groupsY() past 65535 (the least
+// maxComputeWorkGroupCount[1] Vulkan allows): it loses rows first. Measured on an H200
+// (bench/NOTES.md, 2026-11-25 tenth session): the last 2048 tiles in strips of 2 took RGBA8
+// 8192^2 from 114 to 107 us (-6%), R8 8192^2 -4%, RGBA16F 8192^2 -1 to -2%, 16384^2 -0.2 to
+// -1.4%; 1024 or 4096 tiles, or strips of 1 or 4, were as fast or slower. At 4096^2 (512 strips of
+// 8, one wave) tails of 512 to 4096 tiles made the first use 0-22% slower: no tail there.
+constexpr uint32_t kTailTiles = 2048;
+constexpr uint32_t kTailTilesPerGroup = 2;
+constexpr uint64_t kTailMinTiles = 128 * 128;
+void setTail(Plan* plan, uint32_t tailTiles, uint32_t tailPer);
 
 // The push constants the shader reads for `plan`.
 shader::PushConstants pushConstantsFor(const Plan& plan);

@@ -124,9 +124,15 @@ std::string plainKernelRefusal(const MipGenInfo& info, const Request& req) {
 Result checkKernel(const MipGenInfo& info, Request* req) {
     req->plainKernel = false;
     req->plan.tilesPerGroup = 1;
+    setTail(&req->plan, 0, 1);  // no tail
     const uint32_t per = info.tilesPerGroup;
     if (per > VKSPD_MAX_TILES_PER_GROUP || (per & (per - 1)) != 0)
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::tilesPerGroup " + std::to_string(per) +
+                                          " must be 0 (the library's choice) or a power of two from 1 to " +
+                                          std::to_string(VKSPD_MAX_TILES_PER_GROUP));
+    const uint32_t tailPer = info.tailTilesPerGroup;
+    if (tailPer > VKSPD_MAX_TILES_PER_GROUP || (tailPer & (tailPer - 1)) != 0)
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::tailTilesPerGroup " + std::to_string(tailPer) +
                                           " must be 0 (the library's choice) or a power of two from 1 to " +
                                           std::to_string(VKSPD_MAX_TILES_PER_GROUP));
     if (info.kernel == Kernel::General) return {};
@@ -138,6 +144,7 @@ Result checkKernel(const MipGenInfo& info, Request* req) {
     req->plainKernel = true;
     // Stage 0 reads the image's own base level (the plain kernel takes no SourceImage).
     req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per, req->decision.format.bytesPerTexel);
+    setTail(&req->plan, info.tailTiles, info.tailTilesPerGroup);
     return {};
 }
 
@@ -702,6 +709,8 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
             d->groupColumns = req.groupColumns;
             d->plainChain = req.plainKernel;
             d->tilesPerGroup = req.plan.tilesPerGroup;
+            d->tailRow = req.plan.tailRow;
+            d->tailTilesPerGroup = req.plan.tailTilesPerGroup;
             d->denormalsPreserved = denormalsPreserved(c, req.fp16, halfDenormalsMatter(req.decision.format));
             for (uint32_t st = 0; st < req.plan.stageCount; ++st)
                 d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
@@ -778,6 +787,7 @@ Result checkDebugRequest(Context c, const MipGenInfo& info, Request* req) {
     // The map is one record per tile of the general kernel (one tile per workgroup).
     req->plainKernel = false;
     req->plan.tilesPerGroup = 1;
+    setTail(&req->plan, 0, 1);  // no tail
     return {};
 }
 

@@ -22,6 +22,8 @@ struct PlainRun {
     vkspd::Fetch fetch = vkspd::Fetch::Load;
     vkspd::Reduction reduction = vkspd::Reduction::Average;
     uint32_t tilesPerGroup = 0;
+    uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // MipGenInfo's; 0, 0 = the library's rule
+    uint32_t levels = 0;                            // levels below the base (the image's); 0 = all
 };
 
 std::string nameOf(const PlainRun& r) {
@@ -30,7 +32,9 @@ std::string nameOf(const PlainRun& r) {
     return std::string(fi.name) + " " + std::to_string(r.width) + "x" + std::to_string(r.height) +
            (r.layers > 1 ? "x" + std::to_string(r.layers) + " layers" : "") +
            (r.precision == vkspd::Precision::FP16 ? " fp16" : " fp32") +
-           (r.fetch == vkspd::Fetch::LinearSampler ? " linear" : " load") + " tiles " + std::to_string(r.tilesPerGroup);
+           (r.fetch == vkspd::Fetch::LinearSampler ? " linear" : " load") + " tiles " + std::to_string(r.tilesPerGroup) +
+           (r.tailTilesPerGroup ? " tail " + std::to_string(r.tailTiles) + "/" + std::to_string(r.tailTilesPerGroup) : "") +
+           (r.levels ? " levels " + std::to_string(r.levels) : "");
 }
 
 vkspd::ReferenceOptions optionsFor(vkspd::Reduction reduction) {
@@ -47,7 +51,8 @@ double expectPlainChainMatches(Harness* h, PlainRun run) {
     vkspd::getFormatInfo(run.format, &fi);
     if (run.precision == vkspd::Precision::FP16 && !(h->fp16 && fi.fp16Capable)) run.precision = vkspd::Precision::FP32;
     const std::string what = nameOf(run);
-    TestImage img = h->createImage(run.format, run.width, run.height, vkspd::fullMipCount(run.width, run.height),
+    TestImage img = h->createImage(run.format, run.width, run.height,
+                                   run.levels ? run.levels + 1 : vkspd::fullMipCount(run.width, run.height),
                                    kChainUsage, run.layers, singlePassFlags(run.format));
     std::vector<uint8_t> level0;
     for (uint32_t l = 0; l < run.layers; ++l) {
@@ -63,6 +68,8 @@ double expectPlainChainMatches(Harness* h, PlainRun run) {
     info.reduction = run.reduction;
     info.kernel = vkspd::Kernel::PlainChain;
     info.tilesPerGroup = run.tilesPerGroup;
+    info.tailTiles = run.tailTiles;
+    info.tailTilesPerGroup = run.tailTilesPerGroup;
     vkspd::DispatchDescription d;
     vkspd::Result r = vkspd::describeDispatch(h->context, info, &d);
     EXPECT_TRUE(r.ok()) << what << ": " << r.message;
@@ -78,7 +85,18 @@ double expectPlainChainMatches(Harness* h, PlainRun run) {
         EXPECT_EQ(d.tilesPerGroup, std::min(run.tilesPerGroup, cover)) << what;
     }
     EXPECT_EQ(d.groupsX, (tilesX + d.tilesPerGroup - 1) / d.tilesPerGroup) << what;
-    EXPECT_EQ(d.groupsY, (run.height + 63) / 64) << what;
+    // The tail: whole rows from the bottom holding at least tailTiles tiles, each taking
+    // tilesPerGroup / tailTilesPerGroup rows of workgroups (none at the library's rule here: these
+    // bases have fewer than 128x128 tiles).
+    const uint32_t tilesY = (run.height + 63) / 64;
+    uint32_t tailRow = tilesY, tailPer = d.tilesPerGroup;
+    if (run.tailTilesPerGroup && run.tailTilesPerGroup < d.tilesPerGroup && run.tailTiles) {
+        tailRow = tilesY - std::min(tilesY, (run.tailTiles + tilesX - 1) / tilesX);
+        tailPer = run.tailTilesPerGroup;
+    }
+    EXPECT_EQ(d.tailRow, tailRow) << what;
+    EXPECT_EQ(d.tailTilesPerGroup, tailPer) << what;
+    EXPECT_EQ(d.groupsY, tailRow + (tilesY - tailRow) * (d.tilesPerGroup / tailPer)) << what;
     EXPECT_EQ(d.groupsZ, run.layers) << what;
     h->submit([&](VkCommandBuffer cmd) {
         vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
@@ -198,12 +216,40 @@ TEST_F(GpuTest, PlainChainTilesPerGroupFollowTheTexelSize) {
         EXPECT_TRUE(d.plainChain);
         EXPECT_EQ(d.tilesPerGroup, c.expected) << c.format;
         EXPECT_EQ(d.groupsX, 128u / c.expected) << c.format;
+        // The library's tail: the last 2048 tiles (16 rows) in strips of 2.
+        EXPECT_EQ(d.tailRow, 112u) << c.format;
+        EXPECT_EQ(d.tailTilesPerGroup, 2u) << c.format;
+        EXPECT_EQ(d.groupsY, 112u + 16u * (c.expected / 2u)) << c.format;
         info.tilesPerGroup = 8;  // a request is kept
         ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
         EXPECT_EQ(d.tilesPerGroup, 8u) << c.format;
+        info.tailTiles = 0;  // no tail
+        info.tailTilesPerGroup = 1;
+        ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+        EXPECT_EQ(d.tailRow, 128u) << c.format;
+        EXPECT_EQ(d.groupsY, 128u) << c.format;
         h->destroyImage(img);
         vkspd::forgetImage(h->context, img.image);
     }
+}
+
+// Tail strips (MipGenInfo::tailTiles): the last rows in shorter strips, up to every row, over one
+// and two stages, layers, and a partial range whose tile row (30 tiles) leaves strips of 8 and a
+// tail's strips of 2 past its end; each must match the reference.
+TEST_F(GpuTest, PlainChainTailStripsKeepTheOutput) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad operations";
+    const VkFormat rgba8 = VK_FORMAT_R8G8B8A8_UNORM, rgba16f = VK_FORMAT_R16G16B16A16_SFLOAT;
+    const auto fp16 = vkspd::Precision::FP16, fp32 = vkspd::Precision::FP32;
+    const auto load = vkspd::Fetch::Load, linear = vkspd::Fetch::LinearSampler;
+    const auto avg = vkspd::Reduction::Average;
+    expectPlainChainMatches(h, {rgba8, 512, 256, 1, fp16, linear, avg, 8, 8, 1});        // the last row in 1s
+    expectPlainChainMatches(h, {rgba8, 512, 256, 1, fp32, load, avg, 8, 20, 2});         // the last 3 rows in 2s
+    expectPlainChainMatches(h, {rgba8, 512, 256, 1, fp16, load, avg, 4, 1000, 1});       // every row in 1s
+    expectPlainChainMatches(h, {rgba16f, 256, 512, 1, fp16, linear, avg, 4, 4, 2});      // 4x8 tiles
+    expectPlainChainMatches(h, {rgba8, 4096, 128, 1, fp16, linear, avg, 16, 64, 4});     // two stages
+    expectPlainChainMatches(h, {rgba8, 256, 256, 3, fp16, load, avg, 4, 4, 1});          // layers
+    expectPlainChainMatches(h, {rgba8, 1920, 1080, 1, fp16, linear, avg, 8, 60, 2, 3});  // 30x17 tiles
+    expectPlainChainMatches(h, {rgba8, 1920, 1080, 1, fp32, load, vkspd::Reduction::Max, 8, 1, 1, 3});
 }
 
 TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
@@ -240,7 +286,7 @@ TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
     ASSERT_TRUE(vkspd::describeDispatch(h->context, part, &d).ok());
     EXPECT_EQ(d.plainChain, h->quad);  // 1920x1080 to 240x135: every level read is even
 
-    auto expectError = [&](const vkspd::MipGenInfo& bad, VkResult code, const char* rule) {
+    auto expectError = [&](const vkspd::MipGenInfo& bad, VkResult code, const std::string& rule) {
         vkspd::Result r = vkspd::describeDispatch(h->context, bad, &d);
         EXPECT_EQ(r.vkResult, code) << r.message;
         EXPECT_NE(r.message.find(rule), std::string::npos) << r.message;
@@ -264,6 +310,9 @@ TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
         bad = chainInfo(plain);
         bad.tilesPerGroup = tiles;
         expectError(bad, VK_ERROR_UNKNOWN, "must be 0 (the library's choice) or a power of two from 1 to 64");
+        bad = chainInfo(plain);
+        bad.tailTilesPerGroup = tiles;
+        expectError(bad, VK_ERROR_UNKNOWN, "MipGenInfo::tailTilesPerGroup " + std::to_string(tiles) + " must be 0");
     }
     // The debug map is a variant of the general kernel.
     bad = chainInfo(plain);

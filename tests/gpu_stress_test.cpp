@@ -42,7 +42,7 @@ void expectCorrect(Harness* h, Job& j, const char* what) {
 // A mix that exercises every kind of counter (edge, corner, election, second stage), both
 // precisions, every built-in reduction, the one-level no-op, and both kernels: the last job is a
 // plain chain of two stages (the plain-chain kernel on the quad path, one group elected from
-// strips of 4 tiles).
+// strips of 4 tiles, and of 1 tile in its last tile row: MipGenInfo::tailTiles).
 std::vector<Job> mixedJobs(Harness* h, uint32_t seed) {
     std::vector<Job> jobs;
     jobs.push_back(makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, seed + 1));
@@ -54,6 +54,8 @@ std::vector<Job> mixedJobs(Harness* h, uint32_t seed) {
     jobs.push_back(makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 1, 1, seed + 7));
     jobs.push_back(makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 512, 128, seed + 8));
     jobs.back().info.tilesPerGroup = 4;
+    jobs.back().info.tailTiles = 1;
+    jobs.back().info.tailTilesPerGroup = 1;
     return jobs;
 }
 
@@ -67,12 +69,14 @@ uint32_t stressCalls() {
 TEST_F(GpuTest, HundredsOfBackToBackCallsInOneCommandBuffer) {
     // Odd sizes use every kind of counter (edges, corners, the election); 4095x65 has two
     // stages; 512x256 is a plain chain of two stages (the plain-chain kernel on the quad path,
-    // strips of 2 tiles). Each call reads level 0 and rewrites the rest, so the last one must be
+    // strips of 2 tiles, the last two tile rows in strips of 1). Each call reads level 0 and rewrites the rest, so the last one must be
     // right.
     Job jobs[3] = {makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, 1),
                    makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 4095, 65, 2),
                    makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 512, 256, 3)};
     jobs[2].info.tilesPerGroup = 2;
+    jobs[2].info.tailTiles = 16;
+    jobs[2].info.tailTilesPerGroup = 1;
     h->submit([&](VkCommandBuffer cmd) {
         for (int i = 0; i < 300; ++i) {
             Job& j = jobs[i % 3];

@@ -278,3 +278,58 @@ TEST(Planner, PlainGroupsCoverTheTileRowInStrips) {
     EXPECT_EQ(vkspd::pushConstantsFor(q).tilesPerGroup, 2u);
     EXPECT_EQ(vkspd::pushConstantsFor(plan(64, 64)).tilesPerGroup, 1u);
 }
+
+// The tail (MipGenInfo::tailTiles): the last tiles of each layer, in whole rows, in shorter strips;
+// each tail row takes tilesPerGroup / tailTilesPerGroup rows of workgroups.
+TEST(Planner, TailStripsTakeTheLastRows) {
+    Plan p = plan(8192, 8192);  // 128x128 tiles
+    ASSERT_EQ(p.tailRow, 128u);  // makePlan: no tail
+    ASSERT_EQ(p.groupsY(), 128u);
+    p.tilesPerGroup = 8;
+    vkspd::setTail(&p, 0, 0);  // the default rule: the last 2048 tiles (16 rows) in strips of 2
+    EXPECT_EQ(p.tailRow, 112u);
+    EXPECT_EQ(p.tailTilesPerGroup, 2u);
+    EXPECT_EQ(p.groupsX(), 16u);
+    EXPECT_EQ(p.groupsY(), 112u + 16u * 4u);
+    EXPECT_EQ(vkspd::pushConstantsFor(p).tail, (112u << 8) | 2u);
+    vkspd::setTail(&p, 1000, 1);  // 1000 tiles: 8 rows (1024 tiles)
+    EXPECT_EQ(p.tailRow, 120u);
+    EXPECT_EQ(p.groupsY(), 120u + 8u * 8u);
+    vkspd::setTail(&p, 1u << 30, 4);  // more tiles than the layer has: every row
+    EXPECT_EQ(p.tailRow, 0u);
+    EXPECT_EQ(p.groupsY(), 128u * 2u);
+    for (auto [tiles, per] : {std::pair{0u, 1u}, {2048u, 8u}, {2048u, 16u}}) {  // no tail
+        vkspd::setTail(&p, tiles, per);
+        EXPECT_EQ(p.tailRow, 128u) << tiles << " " << per;
+        EXPECT_EQ(p.tailTilesPerGroup, 8u) << tiles << " " << per;
+        EXPECT_EQ(p.groupsY(), 128u);
+        EXPECT_EQ(vkspd::pushConstantsFor(p).tail, (128u << 8) | 8u);
+    }
+    // The default rule leaves bases of fewer than 128x128 tiles per layer alone, layers or not.
+    for (Plan q : {plan(4096, 4096), plan(8192, 8064), plan(4096, 4096, UINT32_MAX, 4)}) {
+        q.tilesPerGroup = 8;
+        vkspd::setTail(&q, 0, 0);
+        EXPECT_EQ(q.tailRow, q.stages[0].tilesY);
+        EXPECT_EQ(q.groupsY(), q.stages[0].tilesY);
+    }
+    Plan wide = plan(32768, 2048);  // 512x32 tiles: 2048 tiles are 4 rows
+    wide.tilesPerGroup = 4;
+    vkspd::setTail(&wide, 0, 0);
+    EXPECT_EQ(wide.tailRow, 28u);
+    EXPECT_EQ(wide.groupsY(), 28u + 4u * 2u);
+    // The dispatch stays within 65535 rows of workgroups: 4096 tile rows in strips of 64, the tail in
+    // strips of 1, give each tail row 64 rows of workgroups, so at most (65535 - 4096) / 63 = 975
+    // tail rows.
+    Plan huge = plan(262144, 262144);
+    huge.tilesPerGroup = 64;
+    vkspd::setTail(&huge, 1u << 30, 1);
+    EXPECT_EQ(huge.tailRow, 4096u - 975u);
+    EXPECT_LE(huge.groupsY(), 65535u);
+    EXPECT_GT(huge.groupsY() + 63u, 65535u);
+    // One tile per group already: a tail of 1 is none.
+    Plan ones = plan(8192, 8192);
+    ones.tilesPerGroup = 1;
+    vkspd::setTail(&ones, 0, 0);
+    EXPECT_EQ(ones.tailRow, 128u);
+    EXPECT_EQ(ones.tailTilesPerGroup, 1u);
+}

@@ -258,6 +258,17 @@ struct MipGenInfo {
     /// columns of the base. Ignored by the general kernel, which runs one tile per workgroup. The
     /// output does not depend on it.
     uint32_t tilesPerGroup = 0;
+    /// Single pass only, tuning (Kernel::PlainChain): shorter strips for the last workgroups to
+    /// start. The last `tailTiles` 64x64 tiles of each layer's base, rounded up to whole tile rows,
+    /// run in strips of `tailTilesPerGroup` tiles, so the SMs that finish first do not sit idle
+    /// while the last long strips end. tailTilesPerGroup 0 = the library's rule, measured on
+    /// NVIDIA (bench/NOTES.md, 2026-11-25 tenth session): from 128x128 tiles per layer (8192^2)
+    /// on, the last 2048 tiles in strips of 2 (at 4096^2, one wave of strips, it slowed the first
+    /// use); else a power of two from 1 to 64 (an error otherwise), with tailTiles 0, or a
+    /// tailTilesPerGroup not below the resolved tilesPerGroup, meaning no tail. Ignored by the
+    /// general kernel. The output does not depend on it.
+    uint32_t tailTiles = 0;
+    uint32_t tailTilesPerGroup = 0;  ///< Tiles per workgroup of the tail (see tailTiles).
     /// Optional caller-owned scratch: a buffer with STORAGE_BUFFER usage holding at least
     /// scratchSize(context, info) bytes from scratchOffset (a multiple of
     /// minStorageBufferOffsetAlignment). It must be zero-filled before its first use; the dispatch
@@ -272,7 +283,9 @@ struct DispatchDescription {
                                          ///< describe the single pass; zero for the others).
     uint32_t groupsX = 0;                ///< Workgroups across: 64-texel columns of level base,
                                          ///< divided by tilesPerGroup (rounded up).
-    uint32_t groupsY = 0;                ///< Workgroups down (64-texel rows of level base).
+    uint32_t groupsY = 0;                ///< Workgroups down: 64-texel rows of level base, where
+                                         ///< the plain-chain kernel's tail rows (tailRow on)
+                                         ///< count tilesPerGroup / tailTilesPerGroup each.
     uint32_t groupsZ = 0;                ///< One per layer.
     uint32_t stages = 0;                 ///< Levels 1-6, 7-12, 13-18 of the range: 1, 2 or 3.
     uint32_t levelsWritten = 0;          ///< Levels written by the dispatch.
@@ -288,6 +301,13 @@ struct DispatchDescription {
     uint32_t tilesPerGroup = 0;          ///< Tiles one workgroup reduces: 1 for the general
                                          ///< kernel, MipGenInfo::tilesPerGroup as resolved for
                                          ///< the plain-chain kernel.
+    uint32_t tailRow = 0;                ///< The first 64-texel row of level base that the
+                                         ///< plain-chain kernel runs in strips of
+                                         ///< tailTilesPerGroup (MipGenInfo::tailTiles); the
+                                         ///< number of such rows when there is no tail (always
+                                         ///< for the general kernel).
+    uint32_t tailTilesPerGroup = 0;      ///< Tiles per workgroup from tailRow on (tilesPerGroup
+                                         ///< when there is no tail).
     bool denormalsPreserved = false;     ///< The single-pass shader declares DenormPreserve for
                                          ///< every float width it computes in (32; and 16 on the
                                          ///< FP16 path, except for 8-bit formats, whose texels a

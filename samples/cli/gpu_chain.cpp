@@ -258,6 +258,8 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     info.groupColumns = req.groupColumns;
     info.kernel = req.kernel;
     info.tilesPerGroup = req.tilesPerGroup;
+    info.tailTiles = req.tailTiles;
+    info.tailTilesPerGroup = req.tailTilesPerGroup;
     if (vkspd::Result r = vkspd::describeDispatch(context, info, &out->dispatch); !r.ok()) {
         *reason = r.message;
         return false;

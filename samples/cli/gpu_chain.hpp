@@ -24,6 +24,7 @@ struct ChainRequest {
     uint32_t groupColumns = 0;
     vkspd::Kernel kernel = vkspd::Kernel::Auto;
     uint32_t tilesPerGroup = 0;
+    uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // MipGenInfo's (0, 0: the library's rule)
     uint32_t benchRuns = 0;  // Timed dispatches after kBenchWarmup untimed ones; 0: no timing.
     bool debugMap = false;   // Also run the debug variant once and read its map (--order-map, --sm-map).
     bool smBuiltins = false; // The device enabled VK_NV_shader_sm_builtins (the map records SM ids).

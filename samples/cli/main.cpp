@@ -49,6 +49,9 @@ std::string describePath(const vkspd::DispatchDescription& d) {
     return "one dispatch of " + std::to_string(d.groupsX) + "x" + std::to_string(d.groupsY) + " groups (" +
            (d.fp16 ? "FP16" : "FP32") + ", " + (d.quad ? "quad" : "LDS-only") +
            (d.plainChain ? ", plain-chain kernel, " + std::to_string(d.tilesPerGroup) + " tiles per group" : "") +
+           (d.plainChain && d.tailTilesPerGroup != d.tilesPerGroup
+                ? " (" + std::to_string(d.tailTilesPerGroup) + " from tile row " + std::to_string(d.tailRow) + ")"
+                : "") +
            (d.linearFetch ? ", linear-sampler fetch" : "") +
            (d.groupColumns ? ", strips of " + std::to_string(d.groupColumns) + " tiles" : "") + ")";
 }
@@ -192,6 +195,8 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     req.groupColumns = o_.groupColumns;
     req.kernel = o_.kernel;
     req.tilesPerGroup = o_.tilesPerGroup;
+    req.tailTiles = o_.tailTiles;
+    req.tailTilesPerGroup = o_.tailTilesPerGroup;
     req.benchRuns = o_.benchRuns;
     req.debugMap = !o_.orderMapPath.empty() || !o_.smMapPath.empty();
     req.smBuiltins = g_.smBuiltins;

@@ -191,6 +191,17 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
                 return false;
             }
             o->tilesPerGroup = uint32_t(n);
+        } else if (name == "--tail") {
+            if (!value(&v)) return false;
+            const size_t slash = v.find('/');
+            long tiles = 0, per = 0;
+            if (slash == std::string::npos || !parseCount(v.substr(0, slash), 0, 1L << 30, &tiles) ||
+                !parseCount(v.substr(slash + 1), 1, 64, &per) || (per & (per - 1)) != 0) {
+                *error = "--tail " + v + ": expected T/P, T tiles (0 or more) in strips of P, a power of two from 1 to 64";
+                return false;
+            }
+            o->tailTiles = uint32_t(tiles);
+            o->tailTilesPerGroup = uint32_t(per);
         } else if (name == "--device") {
             if (!value(&v)) return false;
             long index = 0;
@@ -317,6 +328,9 @@ std::string helpText() {
            "                     plain where it applies\n"
            "  --tiles-per-group N  plain-chain kernel: 64x64 tiles one group reduces, a power of\n"
            "                     two from 1 to 64 (default 0: the library's choice); the same output\n"
+           "  --tail T/P         plain-chain kernel: the last T tiles (whole tile rows) in strips of P\n"
+           "                     tiles, so the last groups to start end sooner (0/1: none; default:\n"
+           "                     the library's rule, 2048/2 from 128x128 tiles); the same output\n"
            "  --device N|NAME    device by index or by part of its name (default: the first\n"
            "                     discrete GPU, else any GPU, else the CPU implementation lavapipe)\n"
            "  --list-devices     list the Vulkan devices with their index and exit\n"

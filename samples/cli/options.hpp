@@ -49,6 +49,7 @@ struct Options {
     uint32_t groupColumns = 0;                // --group-columns
     vkspd::Kernel kernel = vkspd::Kernel::Auto;  // --kernel
     uint32_t tilesPerGroup = 0;               // --tiles-per-group
+    uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // --tail T/P (0, 0: the library's rule)
     vkspd_tools::GpuOptions device;
     bool listDevices = false;
     bool verify = false;

@@ -313,11 +313,18 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     ASSERT_TRUE(parse({"--kernel", "general", "--tiles-per-group", "0", "--kernel=auto"}, &general, &why)) << why;
     EXPECT_EQ(general.kernel, vkspd::Kernel::Auto);
     EXPECT_EQ(general.tilesPerGroup, 0u);
+    EXPECT_EQ(d.tailTiles, 0u);  // the tail: the library's rule
+    EXPECT_EQ(d.tailTilesPerGroup, 0u);
+    Options tail;
+    ASSERT_TRUE(parse({"--tail", "2048/1"}, &tail, &why)) << why;
+    EXPECT_EQ(tail.tailTiles, 2048u);
+    EXPECT_EQ(tail.tailTilesPerGroup, 1u);
     for (std::vector<const char*> bad : {std::vector<const char*>{"--format", "rgb5"}, {"--bench", "x"}, {"--device"},
                                          {"--verify=yes"}, {"--srgb", "--linear"}, {"--random", "0x4"}, {"-x"},
                                          {"--fetch", "bilinear"}, {"--group-columns", "-1"}, {"--kernel", "fast"},
                                          {"--kernel"}, {"--tiles-per-group", "3"}, {"--tiles-per-group", "128"},
-                                         {"--tiles-per-group", "-4"}}) {
+                                         {"--tiles-per-group", "-4"}, {"--tail", "2048"}, {"--tail", "2048/3"},
+                                         {"--tail", "x/2"}, {"--tail", "16/0"}, {"--tail", "16/128"}}) {
         Options b;
         EXPECT_FALSE(parse(bad, &b, &why)) << bad[0];
         EXPECT_FALSE(why.empty());
