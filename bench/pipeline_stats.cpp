@@ -28,12 +28,14 @@ int main() {
     for (uint32_t reduction = 0; reduction < VKSPD_REDUCTION_CUSTOM; ++reduction)
     for (int fp16 = 0; fp16 < 2; ++fp16)
         for (int kind = 0; kind < 3; ++kind)  // the general kernel's lds and quad, the plain-chain kernel
-        for (int half = 0; half < (vkspd::halfDenormalFlavourDiffers(context, fp16 != 0) ? 2 : 1); ++half) {
-            // The flavour of 16-bit float formats, where it is a module of its own.
+        for (int half = 0; half < (vkspd::halfDenormalFlavourDiffers(context, fp16 != 0) ? 2 : 1); ++half)
+        for (int oneSite = 0; oneSite < (kind == 2 ? 1 : 2); ++oneSite) {
+            // The flavour of 16-bit float formats, where it is a module of its own; the general
+            // kernel with stage 0 specialized and with one call site (VKSPD_SPEC_ONE_SITE).
             VkPipeline pipeline = VK_NULL_HANDLE;
             const bool ok = kind == 2 ? vkspd::getPlainPipeline(context, reduction, fp16 != 0, &pipeline, half != 0).ok()
                                       : vkspd::getComputePipeline(context, reduction, fp16 != 0, kind == 1, nullptr,
-                                                                  &pipeline, half != 0).ok();
+                                                                  &pipeline, half != 0, oneSite != 0).ok();
             if (!ok) continue;  // a variant this device cannot run
             VkPipelineInfoKHR pinfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
             pinfo.pipeline = pipeline;
@@ -47,8 +49,9 @@ int main() {
                 getStats(g.device, &ei, &sc, nullptr);
                 std::vector<VkPipelineExecutableStatisticKHR> stats(sc, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
                 getStats(g.device, &ei, &sc, stats.data());
-                std::printf("%s %s %s%s:", kReductions[reduction], fp16 ? "fp16" : "fp32",
-                            kind == 2 ? "plain" : kind == 1 ? "quad" : "lds", half ? " half-denormals" : "");
+                std::printf("%s %s %s%s%s:", kReductions[reduction], fp16 ? "fp16" : "fp32",
+                            kind == 2 ? "plain" : kind == 1 ? "quad" : "lds", half ? " half-denormals" : "",
+                            oneSite ? " one-site" : "");
                 for (const auto& s : stats) {
                     std::printf(" [%s=", s.name);
                     switch (s.format) {

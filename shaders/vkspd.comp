@@ -634,6 +634,29 @@ void runStage(int stage, ivec2 tile) {
     }
 }
 
+// The debug map's record of this group's own tile, once it has finished it (debug variants only):
+// when (the finish counter) and where. Indexed by the tile run (not the group ID), so the map
+// stays a picture with tiling on.
+void recordDebugMap(ivec2 tile) {
+#ifdef VKSPD_DEBUG_MAP
+    if (gTid == 0) {
+        uint index = (gl_WorkGroupID.z * gl_NumWorkGroups.y + uint(tile.y)) * gl_NumWorkGroups.x + uint(tile.x);
+        uint at = VKSPD_DEBUG_HEADER_WORDS + index * VKSPD_DEBUG_TILE_WORDS;
+        debugMap[at] = atomicAdd(debugMap[0], 1u);
+#ifdef VKSPD_SM_BUILTINS
+        debugMap[at + 1u] = gl_SMIDNV;
+        debugMap[at + 2u] = gl_WarpIDNV;
+        debugMap[at + 3u] = 3u;
+#else
+        debugMap[at + 3u] = 1u;
+#endif
+    }
+#endif
+}
+
+// See VKSPD_SPEC_ONE_SITE (vkspd_shared.h).
+layout(constant_id = VKSPD_SPEC_ONE_SITE) const bool kOneSite = false;
+
 void main() {
     gTid = int(gl_LocalInvocationIndex);
     gLayer = int(gl_WorkGroupID.z);
@@ -666,25 +689,43 @@ void main() {
             if (all(lessThan(g, ivec2(s0)))) storeLevel(0, g, sourceTexel(g));
         }
     }
-    runStage(0, tile);
-#ifdef VKSPD_DEBUG_MAP
-    // The group has finished its own tile: record when (the finish counter), and where.
-    if (gTid == 0) {
-        // Indexed by the tile run (not the group ID), so the map stays a picture with tiling on.
-        uint index = (gl_WorkGroupID.z * gl_NumWorkGroups.y + uint(tile.y)) * gl_NumWorkGroups.x + uint(tile.x);
-        uint at = VKSPD_DEBUG_HEADER_WORDS + index * VKSPD_DEBUG_TILE_WORDS;
-        debugMap[at] = atomicAdd(debugMap[0], 1u);
-#ifdef VKSPD_SM_BUILTINS
-        debugMap[at + 1u] = gl_SMIDNV;
-        debugMap[at + 2u] = gl_WarpIDNV;
-        debugMap[at + 3u] = 3u;
-#else
-        debugMap[at + 3u] = 1u;
-#endif
+    if (kOneSite) {
+        // Stage 0, then the blocks this group was elected for, stage after stage, through one call
+        // site of runStage: an elected group runs the code its SM has just run for stage 0,
+        // instead of a second copy it has never fetched (the binary halves). Stage 0 pays for it
+        // where its level 1 is the nine-tap path: H200, 1920x1080 and 3840x2160 -6 to -18%, 4095^2
+        // +7 to +12% (bench/NOTES.md, 2026-11-25 tenth session), so the library sets it where
+        // levels 1 and 2 are plain (VKSPD_FLAG_QUAD_LEVELS_1_2). Stage s reads list s & 1 while it
+        // appends to the other; every thread reads the same shared values after a barrier, so the
+        // loop is uniform.
+        int stage = 0;
+        uint b = 0u, count = 1u, list = 0u;
+        ivec2 t = tile;
+        for (;;) {
+            runStage(stage, t);
+            if (stage == 0) recordDebugMap(tile);
+            if (++b < count) {
+                t = sElected[list][b];
+                continue;
+            }
+            if (stage > 0) {
+                barrier();
+                if (gTid == 0) sElectedCount[list] = 0u;
+                barrier();
+            }
+            if (++stage >= int(pc.stages)) break;
+            list = uint(stage) & 1u;
+            count = sElectedCount[list];
+            if (count == 0u) break;
+            b = 0u;
+            t = sElected[list][0];
+        }
+        return;
     }
-#endif
-    // The blocks this group was elected for, stage after stage; stage s reads list s & 1 while
-    // it appends to the other. Every thread reads the same shared values after a barrier, so the
+    runStage(0, tile);
+    recordDebugMap(tile);
+    // The blocks this group was elected for, stage after stage; stage s reads list s & 1 while it
+    // appends to the other. Every thread reads the same shared values after a barrier, so the
     // loops are uniform.
     for (int stage = 1; stage < int(pc.stages); ++stage) {
         uint list = uint(stage) & 1u;

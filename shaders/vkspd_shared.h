@@ -63,6 +63,10 @@ typedef uint32_t uint;
 // Specialization constants (constant_id). vkspd_plain.comp takes the sRGB encoding as one
 // (VKSPD_FLAG_SRGB is set as well): its pipelines are made per encoding.
 #define VKSPD_SPEC_SRGB 0
+// vkspd.comp (built-in reductions): true runs stage 0 and the later stages through one call site
+// of runStage, so an elected group runs the code its SM has just run (VKSPD_FLAG_QUAD_LEVELS_1_2
+// chains); false keeps stage 0 a copy of its own, specialized for stage 0 (odd level 1).
+#define VKSPD_SPEC_ONE_SITE 1
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).
 #define VKSPD_REDUCTION_AVERAGE 0

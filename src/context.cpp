@@ -328,7 +328,8 @@ void destroyContextObject(ContextT* c) {
     for (auto& byReduction : c->pipelines)
         for (auto& byPrecision : byReduction)
             for (auto& byPath : byPrecision)
-                for (VkPipeline p : byPath) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+                for (auto& byFlavour : byPath)
+                    for (VkPipeline p : byFlavour) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& byReduction : c->plainPipelines)
         for (auto& byPrecision : byReduction)
             for (auto& byFlavour : byPrecision)
@@ -452,7 +453,7 @@ bool embeddedFlavour(Context c, bool fp16, bool halfDenormals) {
 }  // namespace
 
 Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, CustomReduction custom,
-                          VkPipeline* out, bool halfDenormals) {
+                          VkPipeline* out, bool halfDenormals, bool oneSite) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (quad && !c->quadSupported)
@@ -464,8 +465,15 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
         return {};
     }
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
-    return cachedEmbeddedPipeline(c, c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0],
-                                  embeddedSpirv(reduction, fp16, quad), half, out);
+    const VkBool32 oneSiteValue = oneSite ? VK_TRUE : VK_FALSE;
+    const VkSpecializationMapEntry entry{VKSPD_SPEC_ONE_SITE, 0, sizeof(VkBool32)};
+    VkSpecializationInfo specialization{};
+    specialization.mapEntryCount = 1;
+    specialization.pMapEntries = &entry;
+    specialization.dataSize = sizeof(oneSiteValue);
+    specialization.pData = &oneSiteValue;
+    return cachedEmbeddedPipeline(c, c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0][oneSite ? 1 : 0],
+                                  embeddedSpirv(reduction, fp16, quad), half, out, &specialization);
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb) {

@@ -96,8 +96,8 @@ struct vkspd::ContextT {
     // Pipelines are created on first use (guarded by pipelineMutex).
     std::mutex pipelineMutex;
     // [reduction][fp16][quad][half denormals preserved where the device can: 1 for formats with
-    // half-float denormals, 0 for 8-bit ones]
-    VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2][2] = {};
+    // half-float denormals, 0 for 8-bit ones][one call site of runStage: VKSPD_SPEC_ONE_SITE]
+    VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2] = {};
     // The plain-chain kernel: [reduction][fp16][half denormals][sRGB stores] (quad only; the
     // encoding is a specialization constant of its module, VKSPD_SPEC_SRGB).
     VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2] = {};
@@ -168,8 +168,10 @@ Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
 // The single-pass pipeline of a variant (custom: the reduction's own), created on first use.
 // `halfDenormals`: whether the FP16 variant declares DenormPreserve for 16-bit floats where the
 // device can (halfDenormalsMatter).
+// `oneSite`: the built-in reductions' VKSPD_SPEC_ONE_SITE (custom reductions keep its default).
 Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool quad,
-                          CustomReduction custom, VkPipeline* pipeline, bool halfDenormals = true);
+                          CustomReduction custom, VkPipeline* pipeline, bool halfDenormals = true,
+                          bool oneSite = false);
 // The plain-chain pipeline of a built-in reduction (quad), created on first use; `halfDenormals`
 // as for getComputePipeline; `srgb`: whether its stores encode to sRGB (formats whose encoding is
 // ChannelEncoding::Srgb8, written through their UNORM views).

@@ -134,6 +134,8 @@ uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBy
     return k;
 }
 
+bool oneSiteFor(const Plan& plan) { return plan.quadLevels12; }
+
 void setTail(Plan* plan, uint32_t tailTiles, uint32_t tailPer) {
     const uint32_t tilesX = plan->stages[0].tilesX, tilesY = plan->stages[0].tilesY;
     plan->tailRow = tilesY;

@@ -469,7 +469,7 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
         r = getPlainPipeline(c, req.decision.reduction, req.fp16, &pipeline, halfDenormalsMatter(req.decision.format),
                              (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u);
     else r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline,
-                                halfDenormalsMatter(req.decision.format));
+                                halfDenormalsMatter(req.decision.format), oneSiteFor(plan));
     if (!r.ok()) return r;
     const VkPipelineLayout layout = map ? c->debugPipelineLayout : c->pipelineLayout;
     // Nothing below can fail: a scratch slot, once taken, is always used.

@@ -333,3 +333,13 @@ TEST(Planner, TailStripsTakeTheLastRows) {
     EXPECT_EQ(ones.tailRow, 128u);
     EXPECT_EQ(ones.tailTilesPerGroup, 1u);
 }
+
+// The general kernel's one call site (VKSPD_SPEC_ONE_SITE) where levels 1 and 2 are plain.
+TEST(Planner, OneSiteWhereLevelsOneAndTwoArePlain) {
+    EXPECT_TRUE(vkspd::oneSiteFor(plan(1920, 1080)));
+    EXPECT_TRUE(vkspd::oneSiteFor(plan(3840, 2160)));
+    EXPECT_TRUE(vkspd::oneSiteFor(plan(4096, 4096)));
+    EXPECT_FALSE(vkspd::oneSiteFor(plan(4095, 4095)));
+    EXPECT_FALSE(vkspd::oneSiteFor(plan(4098, 4096)));  // level 1 (2049) is odd
+    EXPECT_FALSE(vkspd::oneSiteFor(plan(1, 1, 0)));     // no level written
+}

@@ -300,3 +300,32 @@ TEST(EmbeddedSpirv, LevelImagesAreIndexedOnlyByConstants) {
                               << " accesses to the level images use an index that is not a constant";
     }
 }
+
+// The specialization constants the library sets (context.cpp) must exist in the modules it sets
+// them on, as boolean spec constants (a missing SpecId is silently ignored by Vulkan, and the
+// kernel would run its default): VKSPD_SPEC_ONE_SITE in every module of vkspd.comp (the built-in
+// reductions' and the debug variants'), VKSPD_SPEC_SRGB in every plain-chain module.
+TEST(EmbeddedSpirv, SpecializationConstantsAreDeclared) {
+    constexpr uint32_t kOpDecorate = 71, kOpSpecConstantTrue = 48, kOpSpecConstantFalse = 49, kDecorationSpecId = 1;
+    for (const Module& m : computeModules()) {
+        const std::vector<uint32_t>& w = m.words;
+        std::vector<uint32_t> boolSpecs;
+        uint32_t target = UINT32_MAX;
+        for (size_t i = 5; i < w.size();) {
+            const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
+            ASSERT_GT(n, 0u) << m.name;
+            if (op == kOpSpecConstantTrue || op == kOpSpecConstantFalse) boolSpecs.push_back(w[i + 2]);
+            i += n;
+        }
+        const bool plain = m.name.find("_plain") != std::string::npos;
+        const uint32_t wanted = plain ? VKSPD_SPEC_SRGB : VKSPD_SPEC_ONE_SITE;
+        for (size_t i = 5; i < w.size();) {
+            const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
+            if (op == kOpDecorate && n == 4 && w[i + 2] == kDecorationSpecId && w[i + 3] == wanted) target = w[i + 1];
+            i += n;
+        }
+        ASSERT_NE(target, UINT32_MAX) << m.name << ": no SpecId " << wanted;
+        EXPECT_NE(std::find(boolSpecs.begin(), boolSpecs.end(), target), boolSpecs.end())
+            << m.name << ": SpecId " << wanted << " is not a boolean spec constant";
+    }
+}
