@@ -443,6 +443,22 @@ Result cachedEmbeddedPipeline(Context c, VkPipeline& slot, const SpirvBlob& blob
     return {};
 }
 
+// The VkSpecializationInfo of one boolean specialization constant (points into itself: not
+// copyable; it lives as long as the pipeline creation that reads it).
+struct BoolSpecialization {
+    VkBool32 value;
+    VkSpecializationMapEntry entry;
+    VkSpecializationInfo info{};
+    BoolSpecialization(uint32_t id, bool v) : value(v ? VK_TRUE : VK_FALSE), entry{id, 0, sizeof(VkBool32)} {
+        info.mapEntryCount = 1;
+        info.pMapEntries = &entry;
+        info.dataSize = sizeof(value);
+        info.pData = &value;
+    }
+    BoolSpecialization(const BoolSpecialization&) = delete;
+    BoolSpecialization& operator=(const BoolSpecialization&) = delete;
+};
+
 // Whether a built-in variant takes its half-denormals flavour: one pipeline serves both flavours
 // where they are the same module (FP32 variants have no 16-bit floats; devices that flush half
 // denormals anyway).
@@ -465,15 +481,9 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
         return {};
     }
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
-    const VkBool32 oneSiteValue = oneSite ? VK_TRUE : VK_FALSE;
-    const VkSpecializationMapEntry entry{VKSPD_SPEC_ONE_SITE, 0, sizeof(VkBool32)};
-    VkSpecializationInfo specialization{};
-    specialization.mapEntryCount = 1;
-    specialization.pMapEntries = &entry;
-    specialization.dataSize = sizeof(oneSiteValue);
-    specialization.pData = &oneSiteValue;
+    const BoolSpecialization specialization(VKSPD_SPEC_ONE_SITE, oneSite);
     return cachedEmbeddedPipeline(c, c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0][oneSite ? 1 : 0],
-                                  embeddedSpirv(reduction, fp16, quad), half, out, &specialization);
+                                  embeddedSpirv(reduction, fp16, quad), half, out, &specialization.info);
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb) {
@@ -485,15 +495,9 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
-    const VkBool32 srgbStores = srgb ? VK_TRUE : VK_FALSE;
-    const VkSpecializationMapEntry entry{VKSPD_SPEC_SRGB, 0, sizeof(VkBool32)};
-    VkSpecializationInfo specialization{};
-    specialization.mapEntryCount = 1;
-    specialization.pMapEntries = &entry;
-    specialization.dataSize = sizeof(srgbStores);
-    specialization.pData = &srgbStores;
+    const BoolSpecialization specialization(VKSPD_SPEC_SRGB, srgb);
     return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0],
-                                  embeddedPlainSpirv(reduction, fp16), half, out, &specialization);
+                                  embeddedPlainSpirv(reduction, fp16), half, out, &specialization.info);
 }
 
 Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipeline* out) {
