@@ -693,11 +693,11 @@ void main() {
         // Stage 0, then the blocks this group was elected for, stage after stage, through one call
         // site of runStage: an elected group runs the code its SM has just run for stage 0,
         // instead of a second copy it has never fetched (the binary halves). Stage 0 pays for it
-        // where its level 1 is the nine-tap path: H200, 1920x1080 and 3840x2160 -6 to -18%, 4095^2
-        // +7 to +12% (bench/NOTES.md, 2026-11-25 tenth session), so the library sets it where
-        // levels 1 and 2 are plain (VKSPD_FLAG_QUAD_LEVELS_1_2). Stage s reads list s & 1 while it
-        // appends to the other; every thread reads the same shared values after a barrier, so the
-        // loop is uniform.
+        // where its level 1 is the nine-tap path: H200 first use, 1920x1080 -12 to -15%,
+        // 3840x2160 -7 to -9%, 4095^2 +7 to +12% (bench/NOTES.md, 2026-11-25 tenth session), so
+        // the library sets it where levels 1 and 2 are plain (VKSPD_FLAG_QUAD_LEVELS_1_2). Stage s
+        // reads list s & 1 while it appends to the other; every thread reads the same shared values
+        // after a barrier, so the loop is uniform.
         int stage = 0;
         uint b = 0u, count = 1u, list = 0u;
         ivec2 t = tile;

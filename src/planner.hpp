@@ -108,8 +108,8 @@ void setTail(Plan* plan, uint32_t tailTiles, uint32_t tailPer);
 // The general kernel's VKSPD_SPEC_ONE_SITE for `plan`: true where levels 1 and 2 are plain 2x2
 // averages (Plan::quadLevels12), so stage 0 and the later stages share one copy of runStage and an
 // elected group runs code its SM has just run. Measured on an H200 (bench/NOTES.md, 2026-11-25
-// tenth session): 1920x1080 -12 to -18% (RGBA8, RGBA16F), 3840x2160 -6 to -8%, 4096^2 (the general
-// kernel forced) unchanged; with an odd level 1 (4095^2) +7 to +12%, so false there.
+// tenth session), as the first use: 1920x1080 -12 to -15% (RGBA8, RGBA16F), 3840x2160 -7 to -9%;
+// with an odd level 1 (4095^2) +7 to +12%, so false there.
 bool oneSiteFor(const Plan& plan);
 
 // The push constants the shader reads for `plan`.

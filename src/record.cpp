@@ -121,20 +121,22 @@ std::string plainKernelRefusal(const MipGenInfo& info, const Request& req) {
     return {};
 }
 
+// MipGenInfo::tilesPerGroup and tailTilesPerGroup (`field`): 0 or a power of two up to
+// VKSPD_MAX_TILES_PER_GROUP.
+Result checkTilesPerGroup(const char* field, uint32_t per) {
+    if (per <= VKSPD_MAX_TILES_PER_GROUP && (per & (per - 1)) == 0) return {};
+    return fail(VK_ERROR_UNKNOWN, std::string("MipGenInfo::") + field + " " + std::to_string(per) +
+                                      " must be 0 (the library's choice) or a power of two from 1 to " +
+                                      std::to_string(VKSPD_MAX_TILES_PER_GROUP));
+}
+
 Result checkKernel(const MipGenInfo& info, Request* req) {
     req->plainKernel = false;
     req->plan.tilesPerGroup = 1;
     setTail(&req->plan, 0, 1);  // no tail
     const uint32_t per = info.tilesPerGroup;
-    if (per > VKSPD_MAX_TILES_PER_GROUP || (per & (per - 1)) != 0)
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::tilesPerGroup " + std::to_string(per) +
-                                          " must be 0 (the library's choice) or a power of two from 1 to " +
-                                          std::to_string(VKSPD_MAX_TILES_PER_GROUP));
-    const uint32_t tailPer = info.tailTilesPerGroup;
-    if (tailPer > VKSPD_MAX_TILES_PER_GROUP || (tailPer & (tailPer - 1)) != 0)
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::tailTilesPerGroup " + std::to_string(tailPer) +
-                                          " must be 0 (the library's choice) or a power of two from 1 to " +
-                                          std::to_string(VKSPD_MAX_TILES_PER_GROUP));
+    if (Result r = checkTilesPerGroup("tilesPerGroup", per); !r.ok()) return r;
+    if (Result r = checkTilesPerGroup("tailTilesPerGroup", info.tailTilesPerGroup); !r.ok()) return r;
     if (info.kernel == Kernel::General) return {};
     const std::string refusal = plainKernelRefusal(info, *req);
     if (!refusal.empty()) {

@@ -265,8 +265,9 @@ struct MipGenInfo {
     /// NVIDIA (bench/NOTES.md, 2026-11-25 tenth session): from 128x128 tiles per layer (8192^2)
     /// on, the last 2048 tiles in strips of 2 (at 4096^2, one wave of strips, it slowed the first
     /// use); else a power of two from 1 to 64 (an error otherwise), with tailTiles 0, or a
-    /// tailTilesPerGroup not below the resolved tilesPerGroup, meaning no tail. Ignored by the
-    /// general kernel. The output does not depend on it.
+    /// tailTilesPerGroup not below the resolved tilesPerGroup, meaning no tail. The tail loses rows
+    /// where it would take the dispatch past 65535 rows of workgroups (DispatchDescription::tailRow
+    /// says where it starts). Ignored by the general kernel. The output does not depend on it.
     uint32_t tailTiles = 0;
     uint32_t tailTilesPerGroup = 0;  ///< Tiles per workgroup of the tail (see tailTiles).
     /// Optional caller-owned scratch: a buffer with STORAGE_BUFFER usage holding at least
