@@ -91,7 +91,7 @@ const char* kUsageText =
     "  --tiles LIST      tiles per group N of the 'vkspd plain ... tiles N' methods (default\n"
     "                    1,2,4,8,16; none: no 'tiles N' methods)\n"
     "  --tail T/P        MipGenInfo::tailTiles T and tailTilesPerGroup P of every single-pass\n"
-    "                    method (P a power of two from 1 to 64; 0/1: no tail; default: the\n"
+    "                    method (P a power of two from 1 to 32; 0/1: no tail; default: the\n"
     "                    library's rule: the plain-chain kernel's last tiles in shorter strips)\n"
     "  --levels N        images get min(full chain, N + 1) levels, N below the base (where the\n"
     "                    time goes: with 6, no group runs a second stage)\n"
@@ -865,8 +865,8 @@ int main(int argc, char** argv) {
             const std::string t = value();
             unsigned tiles = 0, per = 0;
             char end = 0;
-            if (std::sscanf(t.c_str(), "%u/%u%c", &tiles, &per, &end) != 2 || per < 1 || per > 64 || (per & (per - 1)) != 0) {
-                std::fprintf(stderr, "vkspd-bench: --tail: %s is not TILES/PER with PER a power of two from 1 to 64\n", t.c_str());
+            if (std::sscanf(t.c_str(), "%u/%u%c", &tiles, &per, &end) != 2 || per < 1 || per > VKSPD_MAX_TILES_PER_GROUP || (per & (per - 1)) != 0) {
+                std::fprintf(stderr, "vkspd-bench: --tail: %s is not TILES/PER with PER a power of two from 1 to 32\n", t.c_str());
                 return 2;
             }
             gTail = {tiles, per};
@@ -973,8 +973,8 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> tileCounts;
     for (const std::string& c : split(tilesArg == "none" ? std::string() : tilesArg)) {
         const int n = std::atoi(c.c_str());
-        if (n < 1 || n > 64 || (n & (n - 1)) != 0) {
-            std::fprintf(stderr, "vkspd-bench: --tiles: %s is not a power of two from 1 to 64\n", c.c_str());
+        if (n < 1 || n > VKSPD_MAX_TILES_PER_GROUP || (n & (n - 1)) != 0) {
+            std::fprintf(stderr, "vkspd-bench: --tiles: %s is not a power of two from 1 to 32\n", c.c_str());
             return 2;
         }
         tileCounts.push_back(uint32_t(n));

@@ -23,8 +23,10 @@
 //   first lanes storing 4x2 blocks wrote half rows of RGBA8 sectors: its levels 2 and 3 cost 3-4x
 //   their bytes, 2026-11-24 fifth session); their quads make level 4, and the group's last four
 //   lanes make levels 5 and 6 after the next tile's barrier.
-// The election cascades as in vkspd.comp: the last group to finish a 64x64 block of tiles reduces
-// that block's level-6 texels (stage 1), and so on; no group ever waits for another.
+// The election cascades as in vkspd.comp, per quadrant: the last group to finish a 32x32 quadrant
+// of a 64x64 block of tiles reduces that quadrant's level-6 texels (stage 1) to one level-11
+// texel, the last of a block's quadrants makes its level 12, and so on; no group ever waits for
+// another.
 // Where there is a later stage, the first group of each layer runs the later stages' code once
 // before its own tiles, with nothing stored (the warm-up in main).
 //
@@ -59,12 +61,12 @@ layout(local_size_x = VKSPD_GROUP_SIZE) in;
 // are written while the lanes that finish this one still read it, with one barrier per tile.
 shared VEC sLevel2[2][256];
 shared VEC sLevel4[2][16];
-// Whether this group's arrival completed a block of the next stage, by stage parity.
+// Whether this group's arrival completed the work behind a counter, by election parity (electAt).
 shared uint sElected[2];
 
 // The kept texels as the later stages read them (the data buffer, written by other groups):
 // nonprivate, without the per-load visibility of the `coherent` declarations in
-// vkspd_common.glsl. The acquire in elect() makes them visible (gl_SemanticsMakeVisible), which
+// vkspd_common.glsl. The acquire in electAt() makes them visible (gl_SemanticsMakeVisible), which
 // the memory model asks of nonprivate loads. On an H200 a later stage's steps took 1.1-1.8 us
 // each with coherent loads (one branch on pc.channels per load), 0.5-0.9 with non-coherent loads
 // under one branch; RGBA8 2048^2 -24%, 16384^2 -1.8% (bench/NOTES.md, 2026-11-25 ninth session).
@@ -77,6 +79,9 @@ vec4 loadKeptNarrow(uint texel) {
     uint n = pc.channels, base = (gDataBase + texel) * n;
     return vec4(keptData[base], n > 1u ? keptData[base + 1u] : 0.0, n > 2u ? keptData[base + 2u] : 0.0, 0.0);
 }
+
+// A kept texel (loadKeptNarrow, or one vec4 load for four floats).
+vec4 loadKept(uint texel) { return pc.channels == 4u ? keptData4[gDataBase + texel] : loadKeptNarrow(texel); }
 
 // The 2x2 reduction of texels a (x, y), b (x+1, y), c (x, y+1), d (x+1, y+1) of a level of extent
 // `above`, at the variant's precision (levels 3 and 5, from shared memory). On an axis of one
@@ -222,26 +227,63 @@ void levelsFiveSix(int stage, int levels, ivec2 tile, uint lane, int parity, boo
     if (keep) storeData(keptTexel(kept, base + 6, tile), v6);
 }
 
-// Lane kKeeper counts `count` kept texels of stage `stage` towards the next-stage block holding
-// `tile` (a texel of the kept level); the arrival that completes the block elects this group to
-// run the next stage on it. Every thread returns whether it was elected.
-bool elect(int stage, ivec2 tile, uint count, uint lane) {
-    uint list = uint(stage) & 1u;
-    if (lane == kKeeper) {
-        uvec2 keptExtent = levelExtent(VKSPD_TILE_LEVELS * (stage + 1));
-        ivec2 block = tile / VKSPD_TILE;
-        uvec2 inside = min(uvec2(VKSPD_TILE), keptExtent - uvec2(block) * uint(VKSPD_TILE));
-        uint counter = gCounterBase + pc.stage[stage].electCounters +
-                       uint(block.y) * pc.stage[stage + 1].tilesX + uint(block.x);
-        sElected[list] = arrive(counter, count, inside.x * inside.y) ? 1u : 0u;
-    }
+// Lane `arriving` counts `count` towards `counter`'s `target`; the arrival that reaches it elects
+// this group to run the work behind it (the warm-up is elected without arriving). Every thread
+// returns whether it was elected. `slot` alternates between a group's elections (sElected), so a
+// slot is written again only after the barrier of the election between.
+bool electAt(uint counter, uint count, uint target, uint arriving, uint lane, bool warmUp, inout uint slot) {
+    slot ^= 1u;
+    if (lane == arriving) sElected[slot] = (warmUp || arrive(counter, count, target)) ? 1u : 0u;
     barrier();
-    if (sElected[list] == 0u) return false;
+    if (sElected[slot] == 0u) return false;
     // Only an elected group reads what other groups released: kept texels, in the data buffer
     // (no group reads an image another group wrote), so buffer semantics; made visible here for
-    // the nonprivate loads of fetchKeptStep.
+    // the nonprivate loads of fetchKeptStep and the quadrants' level-5 texels.
     memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease | gl_SemanticsMakeVisible);
     return true;
+}
+
+// The quadrant (y * 2 + x) of its tile of stage `stage` + 1 that kept texel `g` of stage `stage`
+// lies in: each tile of a later stage is reduced per 32x32 quadrant of its source.
+int quadrantOf(ivec2 g) { return ((g.y & 63) >> 5) * 2 + ((g.x & 63) >> 5); }
+
+// Lane kKeeper counts `count` kept texels of stage `stage`, from kept texel `g` on along x (within
+// one quadrant), towards their quadrant of the next stage (StagePlan::quadrantCounters); the
+// arrival that completes the quadrant elects this group to reduce it.
+bool electQuadrant(int stage, ivec2 g, uint count, uint lane, inout uint slot) {
+    uvec2 keptExtent = levelExtent(VKSPD_TILE_LEVELS * (stage + 1));
+    ivec2 tile = g / VKSPD_TILE;
+    int q = quadrantOf(g);
+    uvec2 origin = uvec2(tile * VKSPD_TILE + 32 * blockOffset(q));
+    uvec2 inside = min(uvec2(32), keptExtent - origin);
+    uint counter = gCounterBase + pc.stage[stage + 1].edgeCounters +
+                   4u * (uint(tile.y) * pc.stage[stage + 1].tilesX + uint(tile.x)) + uint(q);
+    return electAt(counter, count, inside.x * inside.y, kKeeper, lane, false, slot);
+}
+
+// Levels 2-4 of quadrant q of a later stage's tile, from the level 2 that step q put in sLevel2
+// (after a barrier): lanes 0..63 store its 8x8 level-2 texels in Morton order, lanes 0..15 make
+// its 4x4 level-3 texels, their quads its 2x2 level-4 texels, which the quads' first lanes store
+// and put in sLevel4 for level 5.
+void quadrantTail(int stage, int levels, ivec2 tile, uint lane, int q) {
+    if (lane >= 64u) return;
+    int base = VKSPD_TILE_LEVELS * stage;
+    ivec2 p = mortonPosition(lane), o = blockOffset(q);
+    ivec2 p2 = 8 * o + p;
+    STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(sLevel2[0][p2.y * 16 + p2.x]));
+    if (lane >= 16u) return;
+    ivec2 p3 = 4 * o + p;
+    int i = 32 * p3.y + 2 * p3.x;
+    VEC v3 = reduce2x2(sLevel2[0][i], sLevel2[0][i + 1], sLevel2[0][i + 16], sLevel2[0][i + 17],
+                       levelExtent(base + 2));
+    STORE_LEVEL(stage, 3, tile * 8 + p3, vec4(v3));
+    if (levels < 4) return;
+    VEC v4 = quadReducePairs(v3, levelExtent(base + 3));
+    if ((lane & 3u) == 0u) {
+        ivec2 p4 = p3 >> 1;
+        STORE_LEVEL(stage, 4, tile * 4 + p4, vec4(v4));
+        if (levels >= 5) sLevel4[0][p4.y * 4 + p4.x] = v4;
+    }
 }
 
 // The first stage-0 tile of this workgroup's strip and its length `per` (Plan::tailRow): workgroup
@@ -275,6 +317,8 @@ void main() {
     // same warm-up did not help, so the gain is not the code reaching the L2 alone (bench/NOTES.md,
     // 2026-11-24 sixth session).
     ivec2 tile = ivec2(1 << 20);
+    int q = 0;        // the quadrant of `tile` a later stage reduces
+    uint slot = 0u;   // electAt's sElected slot
     for (int phase = (gl_WorkGroupID.xy == uvec2(0) && next) ? 0 : 1; phase < 2; ++phase) {
         if (phase == 1) {
             // Stage 0: tiles first .. first + count - 1 of a row. The fetches of a step go out two steps
@@ -313,40 +357,79 @@ void main() {
                 levelsFiveSix(0, levels, first + ivec2(count - 1, 0), lane, (count - 1) & 1, next, pc.stage[0].kept);
             }
             if (!next) return;
-            // The strip lies in one 64x64 block of tiles (tilesPerGroup divides 64); lane kKeeper made
-            // and kept its `count` level-6 texels, so its release covers them.
-            if (!elect(0, first, uint(count), lane)) return;
+            // The strip lies in one quadrant of a 64x64 block of tiles (tilesPerGroup divides 32);
+            // lane kKeeper made and kept its `count` level-6 texels, so its release covers them.
+            if (!electQuadrant(0, first, uint(count), lane, slot)) return;
+            q = quadrantOf(first);
             tile = first / VKSPD_TILE;
         }
-        // Later stages: the block this group completed (one tile of the stage), then the block of the
-        // stage after it that this group's arrival completes.
+        // Later stages: quadrant q of the tile this group's arrival completed, then, where the
+        // tile has several quadrants and this was its last, the tile's level 6; then the same for
+        // the quadrant of the next stage that this group's arrival completes. Quadrants are
+        // independent down to their one level-5 texel, so the groups of a tile's four run at once:
+        // after the last stage-0 strip, one step instead of the tile's four (one per quadrant,
+        // one after the other: 4 us of 4096^2's later stage on an H200, bench/NOTES.md
+        // 2026-11-25 ninth session).
         for (int stage = 1; stage < int(pc.stages); ++stage) {
             int base = VKSPD_TILE_LEVELS * stage;
             int stageLevels = min(VKSPD_TILE_LEVELS, int(pc.levels) - base);
-            bool more = stage + 1 < int(pc.stages);
-            // A step whose 16x16 level-1 texels all lie past the level (a stage whose level 1 is
-            // 16 texels or less on an axis: 2048^2's stage 1, the last stage of 8192^2 and 16384^2)
-            // is skipped: it would store nothing, and its quadrant of sLevel2, left stale, only
-            // feeds texels past the level, which are not stored. The warm-up runs every step.
-            // (H200: RGBA8 and RGBA16F 1024^2 and 2048^2 -5%, R8 16384^2 -1.2%, 2026-11-25.)
-            // The step loop stays rolled: on an H200 that took 0 to 3% off every plain size and format
-            // (RGBA8 16384^2 -0.9%, 2048^2 -1.7%, R8 16384^2 -1.4%) with 48 registers and a binary
-            // only 384 bytes smaller; why is not measured (bench/NOTES.md, 2026-11-25 tenth session).
-            uvec2 extent1 = levelExtent(base + 1);
-            [[dont_unroll]] for (int j = 0; j < 4; ++j) {
-                if (phase == 1 && any(greaterThanEqual(uvec2(tile * 32 + 16 * blockOffset(j)), extent1))) continue;
-                stepLevels(stage, stageLevels, tile, m, j, fetchKeptStep(stage, tile, m, j, phase == 0), 0);
-            }
+            bool more = stage + 1 < int(pc.stages), warmUp = phase == 0;
+            // The step of quadrant q. The warm-up runs the four (the same code, rolled): with one
+            // step it took RGBA16F 2048^2 from 18.9-19.2 to 21.1-21.4 us on an H200 and the first use
+            // of RGBA8 2048^2 from 18.3-18.6 to 19.8-20.4; with four they are back (18.9, 18.2),
+            // 1024^2's repeat as before (11.2), and the other sizes as fast or faster. Why the
+            // warm-up's length matters there is not known (bench/NOTES.md, 2026-11-25 eleventh
+            // session; the ninth session saw the same with a one-step warm-up).
+            [[dont_unroll]] for (int j = warmUp ? 0 : q; j <= (warmUp ? 3 : q); ++j)
+                stepLevels(stage, stageLevels, tile, m, j, fetchKeptStep(stage, tile, m, j, warmUp), 0);
             if (stageLevels >= 3) {
                 barrier();
-                tailLevels(stage, stageLevels, tile, lane, 0);
+                quadrantTail(stage, stageLevels, tile, lane, q);
             }
             if (stageLevels >= 5) {
                 barrier();
-                levelsFiveSix(stage, stageLevels, tile, lane, 0, more, pc.stage[stage].kept);
+                // Lanes kKeeper.. make the level-5 texels of the tile's four quadrants from sLevel4,
+                // lane kKeeper + q that of this group's, which it stores (the others read stale
+                // values: their texels are made by other groups, or lie past the level).
+                VEC v5 = VEC(0.0);
+                uvec2 extent5 = levelExtent(base + 5);
+                ivec2 g5 = tile * 2 + blockOffset(int(lane - kKeeper) & 3);
+                if (lane >= kKeeper) {
+                    int i = 8 * (g5.y & 1) + 2 * (g5.x & 1);
+                    v5 = reduce2x2(sLevel4[0][i], sLevel4[0][i + 1], sLevel4[0][i + 4], sLevel4[0][i + 5],
+                                   levelExtent(base + 4));
+                    if (lane == kKeeper + uint(q)) STORE_LEVEL(stage, 5, g5, vec4(v5));
+                }
+                if (stageLevels >= 6) {
+                    // A tile of more than one quadrant: lane kKeeper + q keeps its level-5 texel and
+                    // arrives at the tile's counter (the stage before's electCounters); the last
+                    // quadrant's group loads the tile's 2x2 level-5 texels. With one quadrant (a
+                    // stage whose source is at most 32x32: level 5 is 1x1) level 6 is that texel.
+                    // The warm-up runs the former, storing and arriving nowhere, its loads at the
+                    // layer's warm texel as in fetchKeptStep.
+                    uvec2 inside = min(uvec2(VKSPD_TILE), levelExtent(base) - min(levelExtent(base), uvec2(tile * VKSPD_TILE)));
+                    uint quadrants = (inside.x > 32u ? 2u : 1u) * (inside.y > 32u ? 2u : 1u);
+                    if (warmUp || quadrants > 1u) {
+                        uint kept5 = warmUp ? pc.dataPerLayer - extent5.x * extent5.y : pc.stage[stage].records;
+                        if (!warmUp && lane == kKeeper + uint(q)) storeData(keptTexel(kept5, base + 5, g5), vec4(v5));
+                        uint counter = gCounterBase + pc.stage[stage - 1].electCounters +
+                                       uint(tile.y) * pc.stage[stage].tilesX + uint(tile.x);
+                        if (!electAt(counter, 1u, quadrants, kKeeper + uint(q), lane, warmUp, slot)) return;
+                        if (lane >= kKeeper)
+                            v5 = VEC(loadKept(keptTexel(kept5, base + 5, min(g5, ivec2(extent5) - 1))));
+                    }
+                    if (lane >= kKeeper) {
+                        vec4 v6 = vec4(quadReducePairs(v5, extent5));
+                        if (lane == kKeeper && all(lessThan(tile, ivec2(levelExtent(base + 6))))) {
+                            STORE_LEVEL(stage, 6, tile, v6);
+                            if (more) storeData(keptTexel(pc.stage[stage].kept, base + 6, tile), v6);
+                        }
+                    }
+                }
             }
-            if (phase == 0) break;  // the warm-up: one later stage's code
-            if (!more || !elect(stage, tile, 1u, lane)) return;
+            if (warmUp) break;  // the warm-up: one later stage's code
+            if (!more || !electQuadrant(stage, tile, 1u, lane, slot)) return;
+            q = quadrantOf(tile);
             tile /= VKSPD_TILE;
         }
         barrier();

@@ -20,8 +20,9 @@ typedef uint32_t uint;
 #define VKSPD_MAX_STAGES 3
 #define VKSPD_MAX_LEVELS 18
 
-// vkspd_plain.comp: the most stage-0 tiles one workgroup reduces (a strip of a 64x64 block).
-#define VKSPD_MAX_TILES_PER_GROUP 64
+// vkspd_plain.comp: the most stage-0 tiles one workgroup reduces (a strip of a 32x32 quadrant of a
+// 64x64 block: the later stages run per quadrant).
+#define VKSPD_MAX_TILES_PER_GROUP 32
 
 // Descriptor bindings (set 0).
 #define VKSPD_BINDING_SOURCE 0    // combined image sampler (2D array view): the base level

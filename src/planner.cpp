@@ -91,6 +91,14 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
     }
     p.tailRow = p.stages[0].tilesY;
     p.plain = isPlainChain(width, height, levelsBelowBase);
+    // vkspd_plain.comp's later stages run per quadrant (StagePlan::quadrantCounters).
+    for (uint32_t s = 1; p.plain && s < p.stageCount; ++s) {
+        StagePlan& st = p.stages[s];
+        st.quadrantCounters = uint32_t(counters);
+        counters += uint64_t(st.tilesX) * st.tilesY * 4;
+        st.quadrantKept = uint32_t(data);
+        data += uint64_t(mipExtent(width, st.firstLevel + 4)) * mipExtent(height, st.firstLevel + 4);
+    }
     // vkspd_plain.comp's warm-up reads one texel no group writes (Plan::warmTexel).
     if (p.plain && p.stageCount > 1) p.warmTexel = uint32_t(data++);
     p.quadLevels12 = p.stages[0].levels >= 2 && width % 2 == 0 && height % 2 == 0 &&
@@ -172,9 +180,11 @@ shader::PushConstants pushConstantsFor(const Plan& plan) {
         pc.stage[s].tilesX = st.tilesX;
         pc.stage[s].tilesY = st.tilesY;
         pc.stage[s].depMask = st.depMaskX | (st.depMaskY << 16);
-        pc.stage[s].edgeCounters = st.edgeCounters;
+        // A plain chain's stages have no dependencies: their edge-counter and record fields carry
+        // vkspd_plain.comp's quadrants (StagePlan::quadrantCounters).
+        pc.stage[s].edgeCounters = plan.plain ? st.quadrantCounters : st.edgeCounters;
         pc.stage[s].electCounters = st.electCounters;
-        pc.stage[s].records = st.records;
+        pc.stage[s].records = plan.plain ? st.quadrantKept : st.records;
         pc.stage[s].kept = st.kept;
     }
     return pc;

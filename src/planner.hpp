@@ -23,6 +23,13 @@ struct StagePlan {
     uint32_t records = 0;             // texel offset in a layer's data (records, when dependent)
     uint32_t kept = 0;                // texel offset of its last level, kept for the next stage
     uint32_t keptWidth = 0, keptHeight = 0;  // extent of that level (0 if last stage)
+    // vkspd_plain.comp, stages s >= 1 of plain chains (Plan::plain): each tile's source splits in
+    // four 32x32 quadrants; the last group to finish one reduces it (levels 6s+1 .. 6s+5) and,
+    // where the tile has several, keeps its level-6s+5 texel for the tile's last quadrant, which
+    // makes level 6s+6. The push constants carry these in edgeCounters and records, which a stage
+    // without dependencies does not use. 0 otherwise.
+    uint32_t quadrantCounters = 0;    // uint offset: four per tile (quadrant y * 2 + x)
+    uint32_t quadrantKept = 0;        // texel offset: level 6s+5, kept, one texel per quadrant
 };
 
 struct Plan {

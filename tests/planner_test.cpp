@@ -119,12 +119,23 @@ TEST(Planner, ScratchLayoutPerLayer) {
     Plan r = plan(4095, 4095, UINT32_MAX, 6, 1);
     EXPECT_EQ(r.dataBytes, uint64_t(r.dataPerLayer) * 4u * 6u);
     EXPECT_EQ(r.counterBytes, uint64_t(r.countersPerLayer) * 4u * 6u);
-    // Without odd levels there are no records or edge counters.
+    // Without odd levels there are no records or edge counters: stage 1's tile counter, then its
+    // four quadrant counters (vkspd_plain.comp); the kept level 6, the quadrants' kept level 11
+    // (2x2), then the plain kernel's warm texel (Plan::warmTexel), last.
     Plan even = plan(4096, 4096);
-    EXPECT_EQ(even.countersPerLayer, 1u);
-    // The kept level 6, then the plain kernel's warm texel (Plan::warmTexel), last.
-    EXPECT_EQ(even.warmTexel, 64u * 64u);
-    EXPECT_EQ(even.dataPerLayer, 64u * 64u + 1u);
+    EXPECT_EQ(even.stages[0].electCounters, 0u);
+    EXPECT_EQ(even.stages[1].quadrantCounters, 1u);
+    EXPECT_EQ(even.countersPerLayer, 1u + 4u);
+    EXPECT_EQ(even.stages[1].quadrantKept, 64u * 64u);
+    EXPECT_EQ(even.warmTexel, 64u * 64u + 2u * 2u);
+    EXPECT_EQ(even.dataPerLayer, 64u * 64u + 4u + 1u);
+    // The push constants carry the quadrants in the stage's edge-counter and record fields.
+    auto evenPc = vkspd::pushConstantsFor(even);
+    EXPECT_EQ(evenPc.stage[1].edgeCounters, 1u);
+    EXPECT_EQ(evenPc.stage[1].records, 64u * 64u);
+    // A chain that is not plain has no quadrants.
+    EXPECT_EQ(p.stages[1].quadrantCounters, 0u);
+    EXPECT_EQ(p.stages[1].quadrantKept, 0u);
     // No warm texel without a later stage, or for the general kernel's chains.
     EXPECT_EQ(plan(64, 64).warmTexel, 0u);
     EXPECT_EQ(plan(64, 64).dataPerLayer, 0u);
@@ -136,6 +147,14 @@ TEST(Planner, ScratchLayoutPerLayer) {
     EXPECT_EQ(big.warmTexel + 1u, big.dataPerLayer);
     for (uint32_t s = 0; s + 1 < big.stageCount; ++s)
         EXPECT_LE(big.stages[s].kept + big.stages[s].keptWidth * big.stages[s].keptHeight, big.warmTexel) << s;
+    // Stages 1 and 2: 4x4 and 1x1 tiles, four quadrant counters each after the tile counters
+    // (16 for stage 1's tiles, 1 for stage 2's); their kept level 11 (8x8) and 17 (1x1), before
+    // the warm texel.
+    EXPECT_EQ(big.stages[1].quadrantCounters, 16u + 1u);
+    EXPECT_EQ(big.stages[2].quadrantCounters, 16u + 1u + 64u);
+    EXPECT_EQ(big.countersPerLayer, 16u + 1u + 64u + 4u);
+    EXPECT_EQ(big.stages[2].quadrantKept, big.stages[1].quadrantKept + 64u);
+    EXPECT_EQ(big.stages[2].quadrantKept + 1u, big.warmTexel);
     EXPECT_EQ(big.dataBytes, uint64_t(big.dataPerLayer) * 16u * 3u);
     auto pc = vkspd::pushConstantsFor(p);
     EXPECT_EQ(pc.stages, 2u);
@@ -234,15 +253,15 @@ TEST(Planner, TilesPerGroupRuleAndRequests) {
     // Layers count: 64 layers of 512x512 are 64x64 tiles.
     EXPECT_EQ(vkspd::tilesPerGroupFor(plan(512, 512, UINT32_MAX, 64), 0, 4), 8u);
     // Never more than the row needs: 3 tile columns are covered by 4.
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(192, 128), 64, 4), 4u);
-    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 64, 4), 64u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(192, 128), 32, 4), 4u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 32, 4), 32u);
     EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 64), 2, 4), 2u);
     EXPECT_EQ(vkspd::tilesPerGroupFor(plan(64, 64), 8, 4), 1u);
-    // The default never crosses a 64-tile block and divides 64.
+    // The default never crosses a 32-tile quadrant of a 64-tile block: it divides 32.
     for (uint32_t s : {64u, 512u, 2048u, 8192u, 32768u}) {
         for (uint32_t bytes : {1u, 4u, 8u, 16u}) {
             const uint32_t k = vkspd::tilesPerGroupFor(plan(s, s), 0, bytes);
-            EXPECT_EQ(64u % k, 0u) << s << " " << bytes;
+            EXPECT_EQ(32u % k, 0u) << s << " " << bytes;
         }
     }
 }
