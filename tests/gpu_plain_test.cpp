@@ -162,8 +162,8 @@ TEST_F(GpuTest, PlainChainKeepsTexelsOfOneToThreeChannels) {
 }
 
 // A group reduces a strip of tiles, fetching each one while it reduces the one before: strips of
-// 1 to 8 tiles over 8 tile columns, 32 (capped at 8), and 16 and 4 over a row of 16 tiles whose
-// level 6 starts a second stage; the output must not change.
+// 1 to 8 tiles over 8 tile columns, 32 (capped at 8), 16 and 4 over a row of 16 tiles whose
+// level 6 starts a second stage, and 32 over 64 tile columns; the output must not change.
 TEST_F(GpuTest, PlainChainTilesPerGroupKeepTheOutput) {
     if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
     for (uint32_t tiles : {1u, 2u, 4u, 8u, 32u})
@@ -172,6 +172,10 @@ TEST_F(GpuTest, PlainChainTilesPerGroupKeepTheOutput) {
     for (uint32_t tiles : {16u, 4u})
         expectPlainChainMatches(h, {VK_FORMAT_R16G16B16A16_SFLOAT, 1024, 64, 1, vkspd::Precision::FP32,
                                     vkspd::Fetch::Load, vkspd::Reduction::Average, tiles});
+    // The most a group takes: strips of 32 over 64 tile columns, each a whole quadrant's row of the
+    // stage-1 tile (two quadrants, two rows of strips each).
+    expectPlainChainMatches(h, {VK_FORMAT_R8G8B8A8_UNORM, 4096, 128, 1, vkspd::Precision::FP16,
+                                vkspd::Fetch::LinearSampler, vkspd::Reduction::Average, 32u});
 }
 
 // Min, Max and MinMax take every texel of each 2x2 footprint: bit-exact, FP16 and FP32, over two
