@@ -11,7 +11,9 @@ an 83-byte file (image_load.cpp refuses it); png_chunk_length_past_end.png, whos
 declares 3.5 GB, made it read on from the wrong place and allocate 2 GB for a 156-byte file
 (image_load.cpp refuses any chunk past the end); hdr_zero_length_run.hdr, a 16x1 run-length HDR
 whose first run has length 0, made it loop forever (image_load.cpp refuses a run of length 0 and
-run-length data cut short, hdr_truncated_run.hdr, written here). Keep them."""
+run-length data cut short, hdr_truncated_run.hdr, written here); hdr_zero_header_line_zero_run.hdr,
+whose header has a line of zero bytes (the end of stb's header, which image_load.cpp's walk of the
+runs took for a header line) before run-length data cut short, looped the same way. Keep them."""
 import os
 import struct
 import sys
