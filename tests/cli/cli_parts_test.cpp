@@ -319,12 +319,17 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     ASSERT_TRUE(parse({"--tail", "2048/1"}, &tail, &why)) << why;
     EXPECT_EQ(tail.tailTiles, 2048u);
     EXPECT_EQ(tail.tailTilesPerGroup, 1u);
+    Options most;  // 32 tiles, the most (a strip stays in one quadrant of a 64x64 block of tiles)
+    ASSERT_TRUE(parse({"--tiles-per-group", "32", "--tail", "16/32"}, &most, &why)) << why;
+    EXPECT_EQ(most.tilesPerGroup, 32u);
+    EXPECT_EQ(most.tailTilesPerGroup, 32u);
     for (std::vector<const char*> bad : {std::vector<const char*>{"--format", "rgb5"}, {"--bench", "x"}, {"--device"},
                                          {"--verify=yes"}, {"--srgb", "--linear"}, {"--random", "0x4"}, {"-x"},
                                          {"--fetch", "bilinear"}, {"--group-columns", "-1"}, {"--kernel", "fast"},
                                          {"--kernel"}, {"--tiles-per-group", "3"}, {"--tiles-per-group", "128"},
                                          {"--tiles-per-group", "-4"}, {"--tail", "2048"}, {"--tail", "2048/3"},
-                                         {"--tail", "x/2"}, {"--tail", "16/0"}, {"--tail", "16/128"}}) {
+                                         {"--tail", "x/2"}, {"--tail", "16/0"}, {"--tail", "16/128"},
+                                         {"--tiles-per-group", "64"}, {"--tail", "16/64"}}) {  // 32 at most
         Options b;
         EXPECT_FALSE(parse(bad, &b, &why)) << bad[0];
         EXPECT_FALSE(why.empty());
