@@ -178,25 +178,33 @@ void stepLevels(int stage, int levels, ivec2 tile, ivec2 m, int j, vec4 v, int p
     }
 }
 
-// Levels 2-4 of a tile from its level 2 in shared memory (after the barrier that follows its
-// steps). Level 2: one texel per lane in Morton order, so a warp stores a contiguous 8x4 block
-// (whole 32-byte rows of RGBA8; the quads' first lanes stored 4x2 blocks at each step before).
-// Level 3: lanes 0..63, one texel each in Morton order over 8x8 (the same 8x4 blocks per warp).
-// Level 4: each quad of them reduces its 2x2 block; the first lane stores it and puts it in shared
-// memory for levels 5 and 6.
-void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity) {
+// Levels 2-4 from level 2 in shared memory (after the barrier that follows its steps), of a
+// whole tile, or with `quadrant` of quadrant q only (a later stage's, whose step q put its level 2
+// in sLevel2). Level 2: one texel per lane in Morton order, so a warp stores a contiguous 8x4 block
+// (whole 32-byte rows of RGBA8; the quads' first lanes stored 4x2 blocks at each step before):
+// every lane for a tile's 16x16, lanes 0..63 for a quadrant's 8x8. Level 3: lanes 0..63 (a tile's
+// 8x8) or 0..15 (a quadrant's 4x4), one texel each in Morton order. Level 4: each quad of them
+// reduces its 2x2 block; the first lane stores it and puts it in shared memory for level 5.
+// (`quadrant` is a constant at each call; the nested test and the selects are the forms that
+// compile to the same SPIR-V as the two functions this replaced, scripts/compare_normal_spirv.sh.)
+void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity, bool quadrant, int q) {
+    if (quadrant) {
+        if (lane >= 64u) return;
+    }
     int base = VKSPD_TILE_LEVELS * stage;
-    ivec2 p = mortonPosition(lane);
-    STORE_LEVEL(stage, 2, tile * 16 + p, vec4(sLevel2[parity][p.y * 16 + p.x]));
-    if (lane >= 64u) return;
-    int i = 32 * p.y + 2 * p.x;
+    ivec2 p = mortonPosition(lane), o = blockOffset(q);
+    ivec2 p2 = quadrant ? 8 * o + p : p;
+    STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(sLevel2[parity][p2.y * 16 + p2.x]));
+    if (lane >= (quadrant ? 16u : 64u)) return;
+    ivec2 p3 = quadrant ? 4 * o + p : p;
+    int i = 32 * p3.y + 2 * p3.x;
     VEC v3 = reduce2x2(sLevel2[parity][i], sLevel2[parity][i + 1], sLevel2[parity][i + 16],
                        sLevel2[parity][i + 17], levelExtent(base + 2));
-    STORE_LEVEL(stage, 3, tile * 8 + p, vec4(v3));
+    STORE_LEVEL(stage, 3, tile * 8 + p3, vec4(v3));
     if (levels < 4) return;
     VEC v4 = quadReducePairs(v3, levelExtent(base + 3));
     if ((lane & 3u) == 0u) {
-        ivec2 p4 = p >> 1;
+        ivec2 p4 = p3 >> 1;
         STORE_LEVEL(stage, 4, tile * 4 + p4, vec4(v4));
         if (levels >= 5) sLevel4[parity][p4.y * 4 + p4.x] = v4;
     }
@@ -259,31 +267,6 @@ bool electQuadrant(int stage, ivec2 g, uint count, uint lane, inout uint slot) {
     uint counter = gCounterBase + pc.stage[stage + 1].edgeCounters +
                    4u * (uint(tile.y) * pc.stage[stage + 1].tilesX + uint(tile.x)) + uint(q);
     return electAt(counter, count, inside.x * inside.y, kKeeper, lane, false, slot);
-}
-
-// Levels 2-4 of quadrant q of a later stage's tile, from the level 2 that step q put in sLevel2
-// (after a barrier): lanes 0..63 store its 8x8 level-2 texels in Morton order, lanes 0..15 make
-// its 4x4 level-3 texels, their quads its 2x2 level-4 texels, which the quads' first lanes store
-// and put in sLevel4 for level 5.
-void quadrantTail(int stage, int levels, ivec2 tile, uint lane, int q) {
-    if (lane >= 64u) return;
-    int base = VKSPD_TILE_LEVELS * stage;
-    ivec2 p = mortonPosition(lane), o = blockOffset(q);
-    ivec2 p2 = 8 * o + p;
-    STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(sLevel2[0][p2.y * 16 + p2.x]));
-    if (lane >= 16u) return;
-    ivec2 p3 = 4 * o + p;
-    int i = 32 * p3.y + 2 * p3.x;
-    VEC v3 = reduce2x2(sLevel2[0][i], sLevel2[0][i + 1], sLevel2[0][i + 16], sLevel2[0][i + 17],
-                       levelExtent(base + 2));
-    STORE_LEVEL(stage, 3, tile * 8 + p3, vec4(v3));
-    if (levels < 4) return;
-    VEC v4 = quadReducePairs(v3, levelExtent(base + 3));
-    if ((lane & 3u) == 0u) {
-        ivec2 p4 = p3 >> 1;
-        STORE_LEVEL(stage, 4, tile * 4 + p4, vec4(v4));
-        if (levels >= 5) sLevel4[0][p4.y * 4 + p4.x] = v4;
-    }
 }
 
 // The first stage-0 tile of this workgroup's strip and its length `per` (Plan::tailRow): workgroup
@@ -350,7 +333,7 @@ void main() {
                 barrier();
                 // Levels 5 and 6 of the previous tile, whose level 4 the barrier above made visible.
                 if (i > 0 && levels >= 5) levelsFiveSix(0, levels, tile - ivec2(1, 0), lane, parity ^ 1, next, pc.stage[0].kept);
-                tailLevels(0, levels, tile, lane, parity);
+                tailLevels(0, levels, tile, lane, parity, false, 0);
             }
             if (levels >= 5) {
                 barrier();
@@ -384,7 +367,7 @@ void main() {
                 stepLevels(stage, stageLevels, tile, m, j, fetchKeptStep(stage, tile, m, j, warmUp), 0);
             if (stageLevels >= 3) {
                 barrier();
-                quadrantTail(stage, stageLevels, tile, lane, q);
+                tailLevels(stage, stageLevels, tile, lane, 0, true, q);
             }
             if (stageLevels >= 5) {
                 barrier();
