@@ -121,6 +121,13 @@ std::string plainKernelRefusal(const MipGenInfo& info, const Request& req) {
     return {};
 }
 
+// The general kernel for `req`: one tile per workgroup, no strips and no tail.
+void useGeneralKernel(Request* req) {
+    req->plainKernel = false;
+    req->plan.tilesPerGroup = 1;
+    setTail(&req->plan, 0, 1);
+}
+
 // MipGenInfo::tilesPerGroup and tailTilesPerGroup (`field`): 0 or a power of two up to
 // VKSPD_MAX_TILES_PER_GROUP.
 Result checkTilesPerGroup(const char* field, uint32_t per) {
@@ -131,9 +138,7 @@ Result checkTilesPerGroup(const char* field, uint32_t per) {
 }
 
 Result checkKernel(const MipGenInfo& info, Request* req) {
-    req->plainKernel = false;
-    req->plan.tilesPerGroup = 1;
-    setTail(&req->plan, 0, 1);  // no tail
+    useGeneralKernel(req);
     const uint32_t per = info.tilesPerGroup;
     if (Result r = checkTilesPerGroup("tilesPerGroup", per); !r.ok()) return r;
     if (Result r = checkTilesPerGroup("tailTilesPerGroup", info.tailTilesPerGroup); !r.ok()) return r;
@@ -787,9 +792,7 @@ Result checkDebugRequest(Context c, const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has variants of the general kernel only "
                                                   "(Kernel::General or Auto)");
     // The map is one record per tile of the general kernel (one tile per workgroup).
-    req->plainKernel = false;
-    req->plan.tilesPerGroup = 1;
-    setTail(&req->plan, 0, 1);  // no tail
+    useGeneralKernel(req);
     return {};
 }
 
