@@ -550,6 +550,19 @@ TEST_F(Cli, BenchReportsTimestamps) {
                                "d['files'][0]['bench']['effectiveGBps'] > 0"));
 }
 
+TEST_F(Cli, TailStripsAreDescribedAndKeepTheOutput) {
+    // --tail T/P reaches the library: 512x256 is 8x4 tiles, strips of 4, the last row (8 tiles) in
+    // strips of 1 taken by four rows of groups; the line names them, and every level verifies.
+    const CliRun r = run({"--random", "512x256", "--linear", "--no-write", "--verify", "--tiles-per-group", "4",
+                          "--tail", "8/1"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("one dispatch of 2x7 groups (FP16, quad, plain-chain kernel, 4 tiles per group "
+                         "(1 from tile row 3))"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("verified: every level"), std::string::npos) << r.out;
+}
+
 TEST_F(Cli, ReadsStandardInput) {
     const std::string cmd = "cd " + quote(dir_.string()) + " && " + quote(VKSPD_CLI) + " - --linear -o out < " +
                             quote(kSample) + " > /dev/null 2>&1";
