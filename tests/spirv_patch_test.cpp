@@ -21,20 +21,30 @@ struct Counts {
     int capability = 0, extension = 0, mode16 = 0, mode32 = 0;
 };
 
-Counts count(const std::vector<uint32_t>& w) {
-    Counts c;
+// Calls f(opcode, word count, the instruction's words) for each instruction of a module after its
+// five-word header; false at an instruction whose word count is 0 (malformed: the walk stops).
+template <typename F>
+bool forEachInstruction(const std::vector<uint32_t>& w, F f) {
     for (size_t i = 5; i < w.size();) {
-        const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
-        if (n == 0) break;
-        if (op == kOpCapability && w[i + 1] == kCapDenormPreserve) ++c.capability;
-        if (op == kOpExtension && std::strcmp(reinterpret_cast<const char*>(&w[i + 1]), "SPV_KHR_float_controls") == 0)
-            ++c.extension;
-        if (op == kOpExecutionMode && n == 4 && w[i + 2] == kModeDenormPreserve) {
-            if (w[i + 3] == 16) ++c.mode16;
-            if (w[i + 3] == 32) ++c.mode32;
-        }
+        const uint32_t n = w[i] >> 16;
+        if (n == 0) return false;
+        f(w[i] & 0xffffu, n, &w[i]);
         i += n;
     }
+    return true;
+}
+
+Counts count(const std::vector<uint32_t>& w) {
+    Counts c;
+    forEachInstruction(w, [&](uint32_t op, uint32_t n, const uint32_t* ins) {
+        if (op == kOpCapability && ins[1] == kCapDenormPreserve) ++c.capability;
+        if (op == kOpExtension && std::strcmp(reinterpret_cast<const char*>(&ins[1]), "SPV_KHR_float_controls") == 0)
+            ++c.extension;
+        if (op == kOpExecutionMode && n == 4 && ins[2] == kModeDenormPreserve) {
+            if (ins[3] == 16) ++c.mode16;
+            if (ins[3] == 32) ++c.mode32;
+        }
+    });
     return c;
 }
 
@@ -277,24 +287,19 @@ TEST(EmbeddedSpirv, LevelImagesAreIndexedOnlyByConstants) {
     for (const Module& m : computeModules()) {
         const std::vector<uint32_t>& w = m.words;
         std::vector<uint32_t> constants, levelArrays;
-        for (size_t i = 5; i < w.size();) {
-            const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
-            ASSERT_GT(n, 0u) << m.name;
-            if (op == kOpConstant) constants.push_back(w[i + 2]);
-            if (op == kOpDecorate && w[i + 2] == kDecorationBinding && w[i + 3] == VKSPD_BINDING_DEST)
-                levelArrays.push_back(w[i + 1]);
-            i += n;
-        }
+        ASSERT_TRUE(forEachInstruction(w, [&](uint32_t op, uint32_t, const uint32_t* ins) {
+            if (op == kOpConstant) constants.push_back(ins[2]);
+            if (op == kOpDecorate && ins[2] == kDecorationBinding && ins[3] == VKSPD_BINDING_DEST)
+                levelArrays.push_back(ins[1]);
+        })) << m.name;
         ASSERT_EQ(levelArrays.size(), 1u) << m.name << ": one variable at the level-image binding";
         int accesses = 0, dynamic = 0;
-        for (size_t i = 5; i < w.size();) {
-            const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
-            if ((op == kOpAccessChain || op == kOpInBoundsAccessChain) && n >= 5 && w[i + 3] == levelArrays[0]) {
+        forEachInstruction(w, [&](uint32_t op, uint32_t n, const uint32_t* ins) {
+            if ((op == kOpAccessChain || op == kOpInBoundsAccessChain) && n >= 5 && ins[3] == levelArrays[0]) {
                 ++accesses;
-                if (std::find(constants.begin(), constants.end(), w[i + 4]) == constants.end()) ++dynamic;
+                if (std::find(constants.begin(), constants.end(), ins[4]) == constants.end()) ++dynamic;
             }
-            i += n;
-        }
+        });
         EXPECT_GT(accesses, 0) << m.name << " stores no level at all?";
         EXPECT_EQ(dynamic, 0) << m.name << ": " << dynamic << " of " << accesses
                               << " accesses to the level images use an index that is not a constant";
@@ -311,19 +316,12 @@ TEST(EmbeddedSpirv, SpecializationConstantsAreDeclared) {
         const std::vector<uint32_t>& w = m.words;
         std::vector<uint32_t> boolSpecs;
         uint32_t target = UINT32_MAX;
-        for (size_t i = 5; i < w.size();) {
-            const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
-            ASSERT_GT(n, 0u) << m.name;
-            if (op == kOpSpecConstantTrue || op == kOpSpecConstantFalse) boolSpecs.push_back(w[i + 2]);
-            i += n;
-        }
         const bool plain = m.name.find("_plain") != std::string::npos;
         const uint32_t wanted = plain ? VKSPD_SPEC_SRGB : VKSPD_SPEC_ONE_SITE;
-        for (size_t i = 5; i < w.size();) {
-            const uint32_t n = w[i] >> 16, op = w[i] & 0xffffu;
-            if (op == kOpDecorate && n == 4 && w[i + 2] == kDecorationSpecId && w[i + 3] == wanted) target = w[i + 1];
-            i += n;
-        }
+        ASSERT_TRUE(forEachInstruction(w, [&](uint32_t op, uint32_t n, const uint32_t* ins) {
+            if (op == kOpSpecConstantTrue || op == kOpSpecConstantFalse) boolSpecs.push_back(ins[2]);
+            if (op == kOpDecorate && n == 4 && ins[2] == kDecorationSpecId && ins[3] == wanted) target = ins[1];
+        })) << m.name;
         ASSERT_NE(target, UINT32_MAX) << m.name << ": no SpecId " << wanted;
         EXPECT_NE(std::find(boolSpecs.begin(), boolSpecs.end(), target), boolSpecs.end())
             << m.name << ": SpecId " << wanted << " is not a boolean spec constant";
