@@ -69,8 +69,8 @@ uint32_t stressCalls() {
 TEST_F(GpuTest, HundredsOfBackToBackCallsInOneCommandBuffer) {
     // Odd sizes use every kind of counter (edges, corners, the election); 4095x65 has two
     // stages; 512x256 is a plain chain of two stages (the plain-chain kernel on the quad path,
-    // strips of 2 tiles, the last two tile rows in strips of 1). Each call reads level 0 and rewrites the rest, so the last one must be
-    // right.
+    // strips of 2 tiles, the last two tile rows in strips of 1). Each call reads level 0 and
+    // rewrites the rest, so the last one must be right.
     Job jobs[3] = {makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, 1),
                    makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 4095, 65, 2),
                    makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 512, 256, 3)};
