@@ -384,6 +384,8 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
         {{kCorpus + "/png_huge_header_20000x1.png"}, 3, "20000x1 exceeds this device's maxImageDimension2D"},
         {{kCorpus + "/bmp_negative_width.bmp"}, 3, "bmp_negative_width.bmp: BMP of zero size"},
         {{kCorpus + "/jpeg_dht_over_256_symbols.jpg"}, 3, "a Huffman table of"},
+        {{kCorpus + "/jpeg_17_scans.jpg"}, 3,
+         "jpeg_17_scans.jpg: unsupported JPEG: component 1 is in more than 16 scans"},
         {{kCorpus + "/text_file.png"}, 3, "text_file.png: not an image of a supported type"},
         // PNM is not a documented format (stb's PNM reader is compiled out: its header parser
         // overflowed a signed int in the fuzz test).
