@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <memory>
 
 namespace vkspd_cli {
@@ -107,14 +108,28 @@ std::string stbReason() {
 constexpr int kMaxJpegScansPerComponent = 16;
 
 // Walks a JPEG's segments as stb_image (Debian 12, 2022-09-08) will read them and refuses, before
-// stb sees them, a file that would make it write out of bounds or work without bound:
+// stb sees them, a file that would make it read or write out of bounds or work without bound:
 // - a Huffman table whose 16 code counts add up to more than 256 symbols: stb builds it without
 //   checking, past its 257-entry arrays (found by tests/fuzz);
+// - a scan that decodes with a Huffman table no DHT before it defined, or a component whose
+//   quantization table no DQT defined before its first scan (libjpeg refuses both too): stb
+//   mallocs its decoder state without clearing it, so such a table is whatever the heap held, and
+//   a Huffman decode indexed its 256 symbols with it, millions of entries off (UBSan in the fuzz
+//   test; which input failed depended on the inputs before it);
 // - a component named in more than kMaxJpegScansPerComponent scans.
-// Entropy-coded data is skipped up to the next marker, as stb's decoder stops there. Returns false
+// Entropy-coded data is skipped up to the next marker, as stb's decoder stops there; bytes past
+// the end read as 0, as stb reads them. Anything else stb refuses on its own (a second frame
+// header, a table number over 3, a scan before the frame header) is left to it. Returns false
 // with `reason` set.
 bool checkJpegSegments(const uint8_t* d, size_t n, std::string* reason) {
-    int scans[256] = {};  // scans naming each component ID
+    auto at = [&](size_t i) -> unsigned { return i < n ? d[i] : 0u; };
+    int scans[256] = {};         // scans naming each component ID
+    int quantOf[256];            // each component's quantization table (-1: not in the frame)
+    std::fill(std::begin(quantOf), std::end(quantOf), -1);
+    unsigned quantDefined = 0;   // bit t: DQT table t
+    unsigned huffDefined = 0;    // bit t: DHT DC table t; bit 4 + t: AC table t
+    bool frame = false, progressive = false;
+    int scanNumber = 0;
     size_t p = jpegStart(d, n);
     while (p + 4 <= n) {
         if (d[p] != 0xFF) {
@@ -129,26 +144,71 @@ bool checkJpegSegments(const uint8_t* d, size_t n, std::string* reason) {
         if (marker == 0xD9) break;  // EOI
         const size_t length = size_t(d[p + 2]) << 8 | d[p + 3];
         if (length < 2) break;  // stb refuses it
+        if (marker == 0xDB) {
+            // As stb reads it: tables of 64 8-bit or 16-bit entries while the length lasts.
+            long left = long(length) - 2;
+            for (size_t t = p + 4; left > 0;) {
+                const unsigned precision = at(t) >> 4, table = at(t) & 15u;
+                if (precision > 1 || table > 3) break;  // stb refuses it
+                quantDefined |= 1u << table;
+                const size_t bytes = precision ? 129 : 65;
+                left -= long(bytes);
+                t += bytes;
+            }
+        }
         if (marker == 0xC4) {
             // As stb reads it: tables while the declared length is not used up, even when the
             // last one runs past the segment; counts past the end of the file read as 0.
             long left = long(length) - 2;
             for (size_t t = p + 4; left > 0;) {
+                const unsigned tableClass = at(t) >> 4, table = at(t) & 15u;
+                if (tableClass > 1 || table > 3) break;  // stb refuses it
                 size_t symbols = 0;
-                for (size_t i = 0; i < 16 && t + 1 + i < n; ++i) symbols += d[t + 1 + i];
+                for (size_t i = 0; i < 16; ++i) symbols += at(t + 1 + i);
                 if (symbols > 256) {
                     *reason = "corrupt JPEG: a Huffman table of " + std::to_string(symbols) + " symbols (at most 256)";
                     return false;
                 }
+                huffDefined |= 1u << (4 * tableClass + table);
                 left -= long(17 + symbols);
                 t += 17 + symbols;
             }
         }
-        if (marker == 0xDA && p + 4 < n) {
-            // Start of scan: its component count, then (ID, tables) for each component.
-            const size_t count = d[p + 4];
-            for (size_t i = 0; i < count && p + 5 + 2 * i < n; ++i) {
-                const uint8_t id = d[p + 5 + 2 * i];
+        if ((marker == 0xC0 || marker == 0xC1 || marker == 0xC2) && !frame) {
+            // The frame header stb decodes: its components' IDs and quantization tables (a scan
+            // naming an ID twice in the frame takes its first component, as stb's lookup does).
+            frame = true;
+            progressive = marker == 0xC2;
+            for (size_t i = 0, count = at(p + 9); i < count && i < 4; ++i) {
+                int& quant = quantOf[at(p + 10 + 3 * i)];
+                if (quant < 0) quant = int(at(p + 12 + 3 * i));
+            }
+        }
+        if (marker == 0xDA && frame) {
+            // Start of scan: its component count, (ID, DC and AC table) for each component, then
+            // the spectral selection start and the successive approximation bits. stb decodes a
+            // baseline scan with both tables, a progressive DC scan's first pass with the DC
+            // table (its refinements read bits), an AC scan with the AC table.
+            ++scanNumber;
+            const size_t count = at(p + 4);
+            const unsigned spectralStart = at(p + 5 + 2 * count), high = at(p + 7 + 2 * count) >> 4;
+            const bool usesDc = !progressive || (spectralStart == 0 && high == 0);
+            const bool usesAc = !progressive || spectralStart > 0;
+            for (size_t i = 0; i < count && i < 4; ++i) {
+                const unsigned id = at(p + 5 + 2 * i), dc = at(p + 6 + 2 * i) >> 4, ac = at(p + 6 + 2 * i) & 15u;
+                if (quantOf[id] < 0 || quantOf[id] > 3 || dc > 3 || ac > 3) continue;  // stb refuses it
+                if (scans[id] == 0 && !(quantDefined >> quantOf[id] & 1u)) {
+                    *reason = "corrupt JPEG: component " + std::to_string(id) + " uses quantization table " +
+                              std::to_string(quantOf[id]) + ", which no DQT before its first scan defines";
+                    return false;
+                }
+                const bool missingDc = usesDc && !(huffDefined >> dc & 1u);
+                if (missingDc || (usesAc && !(huffDefined >> (4 + ac) & 1u))) {
+                    *reason = "corrupt JPEG: scan " + std::to_string(scanNumber) + " uses Huffman table " +
+                              (missingDc ? "DC " + std::to_string(dc) : "AC " + std::to_string(ac)) +
+                              ", which no DHT before it defines";
+                    return false;
+                }
                 if (++scans[id] > kMaxJpegScansPerComponent) {
                     *reason = "unsupported JPEG: component " + std::to_string(id) + " is in more than " +
                               std::to_string(kMaxJpegScansPerComponent) +

@@ -1,5 +1,6 @@
 // The one translation unit that compiles stb_image and stb_image_write (Debian's libstb-dev
 // headers). Warnings are off for it in CMake: the code is not ours to fix.
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -15,6 +16,15 @@ inline void* stbMemcpy(void* destination, const void* source, size_t bytes) {
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_FAILURE_USERMSG
+// stb_image mallocs its decoders' state (a JPEG's Huffman and quantization tables, its component
+// buffers) without clearing it, and a hostile file can make it read what it never wrote: a scan
+// with a Huffman table no segment defined indexed that table's 256 symbols with heap contents,
+// millions of entries off (UBSan in the fuzz test, 2026-11-25; image_load.cpp now refuses such
+// files). Cleared allocations make whatever is left of that class read zeros, the same on every
+// run, instead of earlier data.
+#define STBI_MALLOC(bytes) std::calloc(1, bytes)
+#define STBI_REALLOC(pointer, bytes) std::realloc(pointer, bytes)
+#define STBI_FREE(pointer) std::free(pointer)
 // Only the formats the CLI documents (README: PNG, JPEG, TGA, BMP, PSD, GIF, Radiance HDR). The
 // PNM reader overflowed a signed int on a header number of ten digits (undefined behaviour found
 // by the fuzz test: tests/fuzz/corpus/pnm_header_number_overflow.ppm), and Softimage PIC was

@@ -386,6 +386,8 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
         {{kCorpus + "/jpeg_dht_over_256_symbols.jpg"}, 3, "a Huffman table of"},
         {{kCorpus + "/jpeg_17_scans.jpg"}, 3,
          "jpeg_17_scans.jpg: unsupported JPEG: component 1 is in more than 16 scans"},
+        {{kCorpus + "/jpeg_undefined_huffman_table.jpg"}, 3,
+         "jpeg_undefined_huffman_table.jpg: corrupt JPEG: scan 1 uses Huffman table AC 2"},
         {{kCorpus + "/text_file.png"}, 3, "text_file.png: not an image of a supported type"},
         // PNM is not a documented format (stb's PNM reader is compiled out: its header parser
         // overflowed a signed int in the fuzz test).

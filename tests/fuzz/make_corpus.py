@@ -13,7 +13,10 @@ declares 3.5 GB, made it read on from the wrong place and allocate 2 GB for a 15
 whose first run has length 0, made it loop forever (image_load.cpp refuses a run of length 0 and
 run-length data cut short, hdr_truncated_run.hdr, written here); hdr_zero_header_line_zero_run.hdr,
 whose header has a line of zero bytes (the end of stb's header, which image_load.cpp's walk of the
-runs took for a header line) before run-length data cut short, looped the same way. Keep them."""
+runs took for a header line) before run-length data cut short, looped the same way;
+jpeg_scan_with_undefined_table.jpg, whose scan decodes with an AC table no segment defines, made
+it index the table's symbols with uninitialized heap memory (image_load.cpp refuses it). Keep
+them."""
 import os
 import struct
 import sys
@@ -25,6 +28,23 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
 JPEG_8X8 = bytes.fromhex(
     "ffd8ffe000104a46494600010100000100010000ffdb0084000302020302020303030304030304050805050404050a070706080c0a0c0c0b0a0b0b0d0e12100d0e110e0b0b1016101113141515150c0f1718161418121415140103040405040509050509140d0b0d1414141414141414141414141414141414141414141414141414141414141414141414141414141414141414141414141414ffc00011080008000803012200021101031101ffc401a20000010501010101010100000000000000000102030405060708090a0b100002010303020403050504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9fa0100030101010101010101010000000000000102030405060708090a0b1100020102040403040705040400010277000102031104052131061241510761711322328108144291a1b1c109233352f0156272d10a162434e125f11718191a262728292a35363738393a434445464748494a535455565758595a636465666768696a737475767778797a82838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000c03010002110311003f008b48f8a9f77f7dfad6bffc2d4ffa6dfad789691fc35af5fa8f8779561bfb06969fd58fe8ea7e03705f2ffbbfe5fe47ffd9")
 
+
+# A 16x16 RGB progressive JPEG written by libjpeg-turbo's cjpeg (-progressive -optimize -quality 90):
+# ten scans, Huffman tables defined before each scan that uses them, a DC refinement scan with none.
+JPEG_PROGRESSIVE_16X16 = bytes.fromhex(
+    "ffd8ffe000104a46494600010100000100010000ffdb0043000302020302020303030304030304050805050404050a07"
+    "0706080c0a0c0c0b0a0b0b0d0e12100d0e110e0b0b1016101113141515150c0f171816141812141514ffdb0043010304"
+    "0405040509050509140d0b0d141414141414141414141414141414141414141414141414141414141414141414141414"
+    "1414141414141414141414141414ffc20011080010001003012200021101031101ffc400150001010000000000000000"
+    "0000000000000607ffc40014010100000000000000000000000000000000ffda000c030100021003100000018fd198a0"
+    "3fffc40017100003010000000000000000000000000000040512ffda000801010001050252560525605256052560ffc4"
+    "00191100010500000000000000000000000000000506111321ffda0008010301013f016daf591a7fffc4001b11010001"
+    "0501000000000000000000000011b10405154181a2ffda0008010201013f01acbc60b6be655e47ffc400151001010000"
+    "0000000000000000000000000031ffda0008010100063f028888ffc40017100003010000000000000000000000000000"
+    "0121f0ffda0008010100013f21835116a22d445a8fffda000c0301000200030000001063ffc400181100020300000000"
+    "000000000000000000001121d1f0ffda0008010301013f10df9a47ffc400191101000203000000000000000000000000"
+    "21001141c1f0ffda0008010201013f106699e60e2a7fffc4001a10000105010000000000000000000000001100015161"
+    "f0e1ffda0008010100013f10971ac7526343a526358ea4c6b1d7ffd9")
 
 def png_chunk(kind, data):
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
@@ -130,6 +150,14 @@ def main():
         # components again, so image_load.cpp refuses a component in more than 16 scans (a 2 KB
         # progressive JPEG of 200 empty scans took 0.6 s to load, more under the fuzz test's 10 s
         # timeout with its sanitizers).
+        # Tables no segment defines: stb_image mallocs its decoder state without clearing it, so
+        # it decoded with whatever the heap held (the fuzzer's jpeg_scan_with_undefined_table.jpg
+        # indexed a Huffman table's symbols millions of entries off); image_load.cpp refuses both.
+        "jpeg_undefined_huffman_table.jpg": JPEG_8X8.replace(b"\xff\xda\x00\x0c\x03\x01\x00",
+                                                             b"\xff\xda\x00\x0c\x03\x01\x02", 1),
+        "jpeg_undefined_quant_table.jpg": JPEG_8X8.replace(b"\x08\x00\x08\x00\x08\x03\x01\x22\x00",
+                                                           b"\x08\x00\x08\x00\x08\x03\x01\x22\x02", 1),
+        "jpeg_valid_progressive_16x16.jpg": JPEG_PROGRESSIVE_16X16,
         "jpeg_16_scans.jpg": JPEG_8X8[:-2] + JPEG_8X8[JPEG_8X8.index(b"\xff\xda"):-2] * 15 + b"\xff\xd9",
         "jpeg_17_scans.jpg": JPEG_8X8[:-2] + JPEG_8X8[JPEG_8X8.index(b"\xff\xda"):-2] * 16 + b"\xff\xd9",
         "empty_file.png": b"",
