@@ -5,6 +5,7 @@
 #include "contact_sheet.hpp"
 #include "convert.hpp"
 #include "debug_maps.hpp"
+#include "image_load.hpp"
 #include "ktx2.hpp"
 #include "ktx2_reader.hpp"
 #include "options.hpp"
@@ -333,6 +334,36 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
         Options b;
         EXPECT_FALSE(parse(bad, &b, &why)) << bad[0];
         EXPECT_FALSE(why.empty());
+    }
+}
+
+// Fills a stretch of the stack below this call with a pattern, so that an uncleared local of a
+// call made next reads it, not zeros left by earlier calls.
+__attribute__((noinline)) void dirtyStack() {
+    volatile uint8_t junk[64 << 10];
+    for (size_t i = 0; i < sizeof(junk); ++i) junk[i] = uint8_t(0xA5 ^ i);
+}
+
+// stb_image looks a BMP's pixel indices up in a 256-entry palette on the stack, filled only as far
+// as the file's palette goes; stb_impl.cpp is compiled with zeroed locals (cmake/StbFlags.cmake),
+// so entries past it are black, the same on every run, not whatever the stack held.
+TEST(CliLoad, BmpPixelsPastThePaletteAreBlack) {
+    std::vector<uint8_t> bytes;
+    std::string reason;
+    ASSERT_TRUE(readFile(std::string(VKSPD_SOURCE_DIR) + "/tests/fuzz/corpus/bmp_pixels_past_palette.bmp", &bytes,
+                         &reason))
+        << reason;
+    for (int run = 0; run < 2; ++run) {
+        dirtyStack();
+        LoadedImage image;
+        ASSERT_TRUE(loadImage(bytes.data(), bytes.size(), LoadLimits{}, &image, &reason)) << reason;
+        ASSERT_EQ(image.width, 4u);
+        ASSERT_EQ(image.height, 1u);
+        ASSERT_EQ(image.type, SampleType::U8);
+        const auto* p = static_cast<const uint8_t*>(image.pixels.get());
+        const std::vector<uint8_t> texels(p, p + 16);
+        // Index 0 is the palette's entry (BGR 10, 20, 30); 200, 255 and 17 are past it.
+        EXPECT_EQ(texels, std::vector<uint8_t>({30, 20, 10, 255, 0, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255}));
     }
 }
 

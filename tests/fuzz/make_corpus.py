@@ -61,12 +61,13 @@ def png(width, height, bit_depth=8, colour=6, rows=None, ihdr_size=None):
             png_chunk(b"IEND", b""))
 
 
-def bmp(width, height, bpp=24, pixel_bytes=None, header_size=None):
+def bmp(width, height, bpp=24, pixel_bytes=None, header_size=None, palette=b""):
     row = (width * bpp // 8 + 3) & ~3
     pixels = pixel_bytes if pixel_bytes is not None else bytes((i * 7) & 0xFF for i in range(row * abs(height)))
     w, h = header_size if header_size else (width, height)
-    info = struct.pack("<IiiHHIIiiII", 40, w, h, 1, bpp, 0, len(pixels), 2835, 2835, 0, 0)
-    return b"BM" + struct.pack("<IHHI", 14 + len(info) + len(pixels), 0, 0, 14 + len(info)) + info + pixels
+    info = struct.pack("<IiiHHIIiiII", 40, w, h, 1, bpp, 0, len(pixels), 2835, 2835, len(palette) // 4, 0)
+    offset = 14 + len(info) + len(palette)
+    return b"BM" + struct.pack("<IHHI", offset + len(pixels), 0, 0, offset) + info + palette + pixels
 
 
 def tga(width, height, pixels=None, image_type=2):
@@ -123,6 +124,12 @@ def main():
         "bmp_huge_header.bmp": bmp(3, 2, header_size=(0x7FFFFFFF, 0x7FFFFFFF)),
         "bmp_zero_bpp.bmp": bmp(3, 2, bpp=0, pixel_bytes=b"\0" * 8),
         "bmp_negative_width.bmp": bmp(3, 2, header_size=(-3, 2)),
+        # An 8-bit BMP with a one-entry palette (blue 10, green 20, red 30) whose pixels name
+        # entries 0, 200, 255 and 17: stb_image looks entries past the palette up in an uncleared
+        # stack array; built with zeroed locals (cmake/StbFlags.cmake) they are black
+        # (cli.CliLoad.BmpPixelsPastThePaletteAreBlack).
+        "bmp_pixels_past_palette.bmp": bmp(4, 1, bpp=8, pixel_bytes=bytes([0, 200, 255, 17]),
+                                           palette=bytes([10, 20, 30, 0])),
         "tga_valid_2x2.tga": tga(2, 2),
         "tga_truncated.tga": tga(2, 2)[:22],
         "tga_huge_header_65535x65535.tga": tga(65535, 65535, pixels=b"\0" * 16),
