@@ -57,7 +57,11 @@ enum class SubgroupPath {
 };
 
 /// How the single pass reads the base level where a level-1 texel is a plain 2x2 average (tuning;
-/// the output is the same within SPEC section 3's tolerance either way).
+/// the output is the same within SPEC section 3's tolerance either way on the devices measured:
+/// NVIDIA H100 and H200, lavapipe at its default vector width). LinearSampler leans on the
+/// sampler's filtering precision, which Vulkan leaves to the device: lavapipe built for 512-bit
+/// vectors (LP_NATIVE_VECTOR_WIDTH=512) filters 8-bit formats coarser, and with it level 2 of
+/// RGBA8 lands 2 steps off (tolerance 1). Auto takes LinearSampler on NVIDIA GPUs only.
 enum class Fetch {
     Auto,           ///< The library's measured default: LinearSampler on NVIDIA GPUs where it is
                     ///< allowed (6-8% faster on an H100, bench/NOTES.md), Load everywhere else and
