@@ -12,7 +12,8 @@
 
 namespace vkspd_cli {
 
-void clearStbFailureReason();  // stb_impl.cpp
+void clearStbFailureReason();               // stb_impl.cpp
+bool setStbAllocationLimit(size_t bytes);   // stb_impl.cpp
 
 namespace {
 
@@ -391,10 +392,24 @@ bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, Loade
     std::unique_ptr<void, StbFree> pixels;  // freed on every early return
     io = reader.restart();
     clearStbFailureReason();
+    // No allocation of the decoder's may exceed twice the decoded image and 1 MiB: its largest for
+    // a valid file (the output, a PNG's inflated rows, a progressive JPEG's coefficients of one
+    // component) is at most the decoded image and a row, but stb grows a PNG's inflated data as long
+    // as the zlib stream goes on (a 1 MB PNG of a 1x1 image took 1 GB; up to 4 GB for larger files).
+    const uint64_t allocationLimit = 2 * decodedBytes + (1u << 20);
+    setStbAllocationLimit(size_t(std::min<uint64_t>(allocationLimit, SIZE_MAX)));
     switch (sampleType) {
     case SampleType::U8: pixels.reset(stbi_load_from_callbacks(&io, &reader, &dw, &dh, &dcomp, 4)); break;
     case SampleType::U16: pixels.reset(stbi_load_16_from_callbacks(&io, &reader, &dw, &dh, &dcomp, 4)); break;
     case SampleType::F32: pixels.reset(stbi_loadf_from_callbacks(&io, &reader, &dw, &dh, &dcomp, 4)); break;
+    }
+    if (setStbAllocationLimit(SIZE_MAX)) {
+        pixels.reset();
+        *reason = "corrupt " + what + ": " +
+                  (type == "PNG" ? "its compressed data inflates past the " : "decoding it takes more memory than a ") +
+                  std::to_string(w) + "x" + std::to_string(h) + " image (over " +
+                  std::to_string(allocationLimit >> 20) + " MiB)";
+        return false;
     }
     if (!pixels) {
         const std::string why = stbReason();

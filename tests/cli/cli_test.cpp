@@ -381,6 +381,8 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
         {{"."}, 3, "vkspd: .: cannot read: Is a directory"},
         {{kCorpus + "/png_truncated_in_idat.png"}, 3, "png_truncated_in_idat.png: truncated PNG"},
         {{kCorpus + "/png_corrupt_zlib.png"}, 3, "png_corrupt_zlib.png: cannot decode PNG"},
+        {{kCorpus + "/png_inflates_past_image.png"}, 3,
+         "png_inflates_past_image.png: corrupt PNG: its compressed data inflates past the 1x1 image"},
         {{kCorpus + "/png_huge_header_20000x1.png"}, 3, "20000x1 exceeds this device's maxImageDimension2D"},
         {{kCorpus + "/bmp_negative_width.bmp"}, 3, "bmp_negative_width.bmp: BMP of zero size"},
         {{kCorpus + "/jpeg_dht_over_256_symbols.jpg"}, 3, "a Huffman table of"},

@@ -121,6 +121,10 @@ def main():
         "png_huge_header_20000x1.png": png(5, 3, ihdr_size=(20000, 1)),
         "png_corrupt_zlib.png": good_png[:41] + b"\xff" * 8 + good_png[49:],
         "png_bad_bit_depth.png": png(5, 3, bit_depth=3),
+        # A 1x1 PNG whose zlib data inflates to 4 MiB: stb_image grows its buffer as long as the
+        # stream goes on (a 1 MB file of this kind took 1 GB), so image_load.cpp caps each of its
+        # allocations at twice the decoded image and 1 MiB.
+        "png_inflates_past_image.png": png(1, 1, rows=b"\0" * (4 << 20)),
         "bmp_valid_3x2.bmp": bmp(3, 2),
         "bmp_truncated_pixels.bmp": bmp(3, 2)[:60],
         "bmp_huge_header.bmp": bmp(3, 2, header_size=(0x7FFFFFFF, 0x7FFFFFFF)),
