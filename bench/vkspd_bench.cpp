@@ -865,8 +865,9 @@ int main(int argc, char** argv) {
             const std::string t = value();
             unsigned tiles = 0, per = 0;
             char end = 0;
-            if (std::sscanf(t.c_str(), "%u/%u%c", &tiles, &per, &end) != 2 || per < 1 || per > VKSPD_MAX_TILES_PER_GROUP || (per & (per - 1)) != 0) {
-                std::fprintf(stderr, "vkspd-bench: --tail: %s is not TILES/PER with PER a power of two from 1 to 32\n", t.c_str());
+            if (std::sscanf(t.c_str(), "%u/%u%c", &tiles, &per, &end) != 2 || per < 1 || per > vkspd::kMaxTilesPerGroup || (per & (per - 1)) != 0) {
+                std::fprintf(stderr, "vkspd-bench: --tail: %s is not TILES/PER with PER a power of two from 1 to %u\n", t.c_str(),
+                             vkspd::kMaxTilesPerGroup);
                 return 2;
             }
             gTail = {tiles, per};
@@ -973,8 +974,9 @@ int main(int argc, char** argv) {
     std::vector<uint32_t> tileCounts;
     for (const std::string& c : split(tilesArg == "none" ? std::string() : tilesArg)) {
         const int n = std::atoi(c.c_str());
-        if (n < 1 || n > VKSPD_MAX_TILES_PER_GROUP || (n & (n - 1)) != 0) {
-            std::fprintf(stderr, "vkspd-bench: --tiles: %s is not a power of two from 1 to 32\n", c.c_str());
+        if (n < 1 || n > int(vkspd::kMaxTilesPerGroup) || (n & (n - 1)) != 0) {
+            std::fprintf(stderr, "vkspd-bench: --tiles: %s is not a power of two from 1 to %u\n", c.c_str(),
+                         vkspd::kMaxTilesPerGroup);
             return 2;
         }
         tileCounts.push_back(uint32_t(n));

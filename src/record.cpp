@@ -128,6 +128,8 @@ void useGeneralKernel(Request* req) {
     setTail(&req->plan, 0, 1);
 }
 
+static_assert(kMaxTilesPerGroup == VKSPD_MAX_TILES_PER_GROUP, "the public limit is the shader's");
+
 // MipGenInfo::tilesPerGroup and tailTilesPerGroup (`field`): 0 or a power of two up to
 // VKSPD_MAX_TILES_PER_GROUP.
 Result checkTilesPerGroup(const char* field, uint32_t per) {

@@ -216,6 +216,10 @@ struct SourceImage {
     ImageState after;   ///< State the read subresources are left in (a read-only layout).
 };
 
+/// The largest MipGenInfo::tilesPerGroup and tailTilesPerGroup: a strip of the plain-chain kernel
+/// stays in one 32x32 quadrant of a 64x64 block of tiles, the unit of its later stages' elections.
+inline constexpr uint32_t kMaxTilesPerGroup = 32;
+
 /// What to generate. Zero members mean "the default" where one is given.
 struct MipGenInfo {
     VkImage image = VK_NULL_HANDLE;         ///< Required: VK_IMAGE_TYPE_2D (2D, 2D array, cube or
@@ -258,9 +262,8 @@ struct MipGenInfo {
     /// plain-chain kernel reduces, a strip along x (Kernel::PlainChain). 0 = the library's rule,
     /// measured on NVIDIA (bench/NOTES.md): the largest of 1, 2, 4 and 8 that leaves at least 256
     /// workgroups, and at most 4 for texels of 8 bytes or more once the base has 128x128 tiles
-    /// over all layers; else a power of two from 1 to 32 (so a strip stays in one 32x32 quadrant of a
-    /// 64x64 block of tiles, the unit of the later stages' elections; an error otherwise), capped at the tile
-    /// columns of the base. Ignored by the general kernel, which runs one tile per workgroup. The
+    /// over all layers; else a power of two from 1 to kMaxTilesPerGroup (32; an error otherwise),
+    /// capped at the tile columns of the base. Ignored by the general kernel, which runs one tile per workgroup. The
     /// output does not depend on it.
     uint32_t tilesPerGroup = 0;
     /// Single pass only, tuning (Kernel::PlainChain): shorter strips for the last workgroups to
@@ -269,7 +272,7 @@ struct MipGenInfo {
     /// while the last long strips end. tailTilesPerGroup 0 = the library's rule, measured on
     /// NVIDIA (bench/NOTES.md, 2026-11-25 tenth session): from 128x128 tiles per layer (8192^2)
     /// on, the last 2048 tiles in strips of 2 (at 4096^2, one wave of strips, it slowed the first
-    /// use); else a power of two from 1 to 32 (an error otherwise), with tailTiles 0, or a
+    /// use); else a power of two from 1 to kMaxTilesPerGroup (an error otherwise), with tailTiles 0, or a
     /// tailTilesPerGroup not below the resolved tilesPerGroup, meaning no tail. The tail loses rows
     /// where it would take the dispatch past 65535 rows of workgroups (DispatchDescription::tailRow
     /// says where it starts). Ignored by the general kernel. The output does not depend on it.

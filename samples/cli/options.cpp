@@ -1,6 +1,7 @@
 #include "options.hpp"
 
 #include <vkspd/reference.hpp>
+#include <vkspd/vkspd.hpp>
 
 #include <cerrno>
 #include <cstdio>
@@ -186,8 +187,9 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
         } else if (name == "--tiles-per-group") {
             if (!value(&v)) return false;
             long n = 0;
-            if (!parseCount(v, 0, 32, &n) || (n & (n - 1)) != 0) {
-                *error = "--tiles-per-group " + v + ": expected 0 (the library's choice) or a power of two from 1 to 32";
+            if (!parseCount(v, 0, vkspd::kMaxTilesPerGroup, &n) || (n & (n - 1)) != 0) {
+                *error = "--tiles-per-group " + v + ": expected 0 (the library's choice) or a power of two from 1 to " +
+                         std::to_string(vkspd::kMaxTilesPerGroup);
                 return false;
             }
             o->tilesPerGroup = uint32_t(n);
@@ -196,8 +198,9 @@ bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
             const size_t slash = v.find('/');
             long tiles = 0, per = 0;
             if (slash == std::string::npos || !parseCount(v.substr(0, slash), 0, 1L << 30, &tiles) ||
-                !parseCount(v.substr(slash + 1), 1, 32, &per) || (per & (per - 1)) != 0) {
-                *error = "--tail " + v + ": expected T/P, T tiles (0 or more) in strips of P, a power of two from 1 to 32";
+                !parseCount(v.substr(slash + 1), 1, vkspd::kMaxTilesPerGroup, &per) || (per & (per - 1)) != 0) {
+                *error = "--tail " + v + ": expected T/P, T tiles (0 or more) in strips of P, a power of two from 1 to " +
+                         std::to_string(vkspd::kMaxTilesPerGroup);
                 return false;
             }
             o->tailTiles = uint32_t(tiles);
@@ -327,7 +330,8 @@ std::string helpText() {
            "                     the general kernel (every size); the same output. Default auto:\n"
            "                     plain where it applies\n"
            "  --tiles-per-group N  plain-chain kernel: 64x64 tiles one group reduces, a power of\n"
-           "                     two from 1 to 32 (default 0: the library's choice); the same output\n"
+           "                     two from 1 to " + std::to_string(vkspd::kMaxTilesPerGroup) +
+           " (default 0: the library's choice); the same output\n"
            "  --tail T/P         plain-chain kernel: the last T tiles (whole tile rows) in strips of P\n"
            "                     tiles, so the last groups to start end sooner (0/1: none; default:\n"
            "                     the library's rule, 2048/2 from 128x128 tiles); the same output\n"
