@@ -1,2 +1,0 @@
-#version 460
-#include "plain_exp.glsl"

@@ -1,4 +1,0 @@
-#version 460
-#define EXP_SPD_LOAD 1
-#define EXP_SPD_STORE 1
-#include "plain_exp.glsl"

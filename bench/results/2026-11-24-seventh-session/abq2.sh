@@ -1,6 +1,0 @@
-# Q (landed) against Q2b (the plain tail's levels 3-6 at the variant's precision), then Q2b's GPU suite.
-OUT=$1
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.txt
-ROWS='vkspd default|plain fp16 linear' SUITE_DEB=build-gpu/vl.deb sh bench/ab.sh $OUT/ab 3 build-gpu/Q build-gpu/Q2b -- --sizes 2048x2048,4096x4096,8192x8192,16384x16384 --formats rgba8,r8,rgba16f --methods default,"plain fp16 linear" --tiles none --cols none --reps 30 2>&1 | sed -E 's/R8G8B8A8/rgba8/g; s/R16G16B1/rgba16f/g; s/R8_UNORM/r8/g; s/\[vkspd_default_\(plain_fp16_quad_linear_tiles_[0-9]\)\]/:def/g; s/\[vkspd_plain_fp16_linear\]/:lin/g'
-grep -h -E 'average fp16 plain' $OUT/ab/stats-*.txt
-(cd $OUT && tar czf ab.tgz ab && rm -r ab)

@@ -1,8 +1,0 @@
-# Call 11: W1 against G1 (general-kept-loads.patch) at the general kernel's sizes, two rounds; then T7 (W1 + stamps-diagnostic.patch) once (degraded).
-OUT=$1
-tar xJf build-gpu/pack.txz -C build-gpu
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.txt
-mkdir -p $OUT/r
-sh bench/ab.sh $OUT/r/ab 2 build-gpu/W1 build-gpu/G1 -- --sizes 1920x1080,2560x1440,3840x2160,2047x2047,4095x4095 --formats rgba8,r8,rgba16f --methods default --tiles none --cols none --reps 30 2>&1 | sed -E 's/R8G8B8A8/rgba8/g; s/R16G16B1/rgba16f/g; s/R8_UNORM/r8/g; s/\[vkspd_default_\(plain_fp16_quad_linear_tiles_[0-9]\)\]/:def/g; s/\[vkspd_plain_fp16_linear\]/:lin/g'
-ROWS='vkspd default|plain fp16 linear' sh bench/ab.sh $OUT/r/st 1 build-gpu/T7 -- --sizes 1024x1024,2048x2048,4096x4096,8192x8192,16384x16384 --formats rgba8,rgba16f --methods default,"plain fp16 linear" --tiles none --cols none --reps 30 2>&1 | sed -E 's/R8G8B8A8/rgba8/g; s/R16G16B1/rgba16f/g; s/R8_UNORM/r8/g; s/\[vkspd_default_\(plain_fp16_quad_linear_tiles_[0-9]\)\]/:def/g; s/\[vkspd_plain_fp16_linear\]/:lin/g'
-(cd $OUT && tar czf r.tgz r && rm -r r)
