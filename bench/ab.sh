@@ -1,8 +1,7 @@
 #!/bin/sh
 # A/B of builds on one GPU, in one device call: each build's vkspd-bench with the same arguments,
 # ROUNDS rounds, the builds in turn and in reverse order every other round (A B, B A, ...), so drift
-# over the call falls on both. Every experiment of bench/NOTES.md ran this loop; results folders
-# keep the scripts that ran, this is the maintained one.
+# over the call falls on both. Each experiment in docs/PERFORMANCE.md was measured this way.
 #
 # usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]
 #   BIN_DIR: a folder with vkspd-bench (and vkspd-pipeline-stats, optional: the registers of the

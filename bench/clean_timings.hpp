@@ -1,8 +1,8 @@
 // vkspd-bench: which timings of an item count, given the read probes around them (a pure function,
 // so tests/bench_timings_test.cpp checks it without a GPU).
 //
-// A GPU lent to several users can lose most of its bandwidth to other work for a while (lent H200s
-// fell from ~4150 to ~1700 GB/s in the middle of runs: bench/NOTES.md, 2026-11-23 and 2026-11-24).
+// A GPU shared with other work can lose most of its bandwidth for a while (lent GPUs fell from
+// ~4150 to ~1700 GB/s in the middle of runs).
 // The L2 eviction before each item is a read of a known size, so its second half is timed too: a
 // read probe before and after every timing. A timing is clean when both probes ran within 10% of
 // the fastest probe of the run; an item's figures come from its clean timings, or from all of them,

@@ -1,5 +1,5 @@
 #version 450
-// The bandwidth floor of SPEC section 6: a compute-shader copy with 16-byte loads and stores
+// The bandwidth floor of a chain: a compute-shader copy with 16-byte loads and stores
 // (bandwidth = 2 x bytes / time). Also used, on other buffers, to evict the L2 before each timed
 // item.
 layout(local_size_x = 256) in;

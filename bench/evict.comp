@@ -1,5 +1,5 @@
 #version 450
-// The cold L2 of SPEC section 6: read a buffer larger than the L2 before each timed item. It
+// A cold L2 for every timed item: read a buffer larger than the L2 before each timed item. It
 // only reads, so the L2 is left holding clean lines: the timed item pays for its own traffic,
 // not for writing back someone else's (a copy left up to an L2's worth of dirty lines, which the
 // next item wrote back to memory inside its timestamps). The loads feed a store that happens

@@ -2,8 +2,8 @@
 # Correctness and the benchmark on a real GPU, from a Release build made on the development machine
 # and carried over (the lent GPU machines have no Vulkan loader, validation layers or compilers).
 #
-# Usage on the device machine, from the repository root (the loader installed first, see
-# bench/results/*/README.md for how it is carried):
+# Usage on the device machine, from the repository root (the Vulkan loader installed first, see
+# docs/PERFORMANCE.md for how it is carried):
 #   sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]
 # BIN_DIR holds vkspd_gpu_tests, vkspd_unit_tests, vkspd (the CLI), vkspd-bench,
 # vkspd-pipeline-stats, vkspd_example_minimal and vkspd_example_engine (Release builds).
@@ -13,10 +13,10 @@
 # there are none); NO_VALIDATION=1 runs them without, on purpose (the logs say so).
 # Exit code: 0 when every step passed, 1 when any failed (each step's status is printed).
 # Environment: BENCH_ARGS replaces the benchmark's arguments (default: the sizes and formats of
-# issue 6's results, both kernels); STRESS_CALLS the stress test's call count (default 10000);
+# the README's table, both kernels); STRESS_CALLS the stress test's call count (default 10000);
 # SAMPLE_SIZES the sizes the CLI verifies in full (default: what fits one 10-minute device call
-# with the rest, about 40-60 s per chain of 8192^2 and above; 16384x16384 and 20000x20000 did not
-# fit on 2026-11-24); TEST_FILTER the GPU suite's gtest filter (default: all but the stress
+# with the rest, about 40-60 s per chain of 8192^2 and above; 16384x16384 and 20000x20000 do not
+# fit); TEST_FILTER the GPU suite's gtest filter (default: all but the stress
 # tests, which run after it without validation).
 BIN=${1:?usage: sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]}
 OUT=${2:?usage: sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]}

@@ -1,6 +1,6 @@
 // vkspd-pipeline-stats: builds vkspd's own pipelines with VK_KHR_pipeline_executable_properties
 // statistics captured and prints what the driver reports for each variant (registers, shared
-// memory, spills, ...), the input for occupancy work (bench/NOTES.md). A developer tool.
+// memory, spills, ...), the input for occupancy work (docs/PERFORMANCE.md). A developer tool.
 #include "../samples/common/gpu.hpp"
 #include "../src/context.hpp"  // getComputePipeline, getPlainPipeline, createContextWithPipelineFlags
 

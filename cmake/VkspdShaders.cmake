@@ -47,7 +47,7 @@ foreach(r RANGE 3)
 endforeach()
 
 # The plain-chain kernel (vkspd_plain.comp): quad only, the built-in reductions, FP16 and FP32.
-# VKSPD_PLAIN_SHADER replaces its source for performance experiments (bench/NOTES.md): a build
+# VKSPD_PLAIN_SHADER replaces its source for performance experiments (docs/PERFORMANCE.md): a build
 # whose plain-chain kernel is a modified copy, the library and tools otherwise unchanged.
 set(VKSPD_PLAIN_SHADER "" CACHE FILEPATH "Experiments only: another source for the plain-chain kernel")
 if(VKSPD_PLAIN_SHADER)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Checks that the normal shader variants (those generateMips uses) compile to the same SPIR-V at
-# git revision REV (default: main) and in the working tree: debug-only changes (issue 7's
+# git revision REV (default: main) and in the working tree: debug-only changes (the
 # VKSPD_DEBUG_MAP blocks) and refactors must leave them unchanged. Uses the flags of
 # cmake/VkspdShaders.cmake. Covers vkspd.comp (4 reductions x FP16/FP32 x quad/LDS) and, where the
 # revision has it, vkspd_plain.comp (4 reductions x FP16/FP32). Prints one line per variant:
@@ -11,7 +11,7 @@
 #               moving helpers into an included file gives; spirv-dis needed);
 #   "DIFFERENT" otherwise.
 # Exit code 1 if any is DIFFERENT: then the change can alter speed and needs the benchmark
-# (bench/NOTES.md).
+# (docs/PERFORMANCE.md).
 # usage: scripts/compare_normal_spirv.sh [REV]
 set -eu
 rev=${1:-main}

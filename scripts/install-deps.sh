@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what vkspd needs to build and test on Debian 12, skipping what is already there.
-# Everything comes from Debian's own packages (SPEC section 8). clang-14 and libclang-rt-14-dev
+# Everything comes from Debian's own packages. clang-14 and libclang-rt-14-dev
 # (libFuzzer) build the image loader's fuzz target that the test suite runs for 30 seconds.
 set -e
 PACKAGES="build-essential cmake ninja-build pkg-config python3

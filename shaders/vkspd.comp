@@ -6,7 +6,7 @@
 // shared memory; an atomic counter elects the last group, which reduces mip 6 further. vkspd
 // cascades the election (the last group of each 64x64 block of tiles runs the next stage on that
 // block), so any size is one dispatch, runs every layer in it (z = layer), and adds the exact
-// odd-size filter of SPEC section 3: tiles exchange partial sums of the texels on their edges
+// odd-size filter of docs/FILTER.md: tiles exchange partial sums of the texels on their edges
 // through the data buffer (docs/DESIGN.md).
 //
 // Build-time switches (required): VKSPD_FP16 (0/1), VKSPD_QUAD (0/1), VKSPD_REDUCTION
@@ -34,11 +34,9 @@
 
 #include "vkspd_shared.h"
 
-// Tuning (bench/NOTES.md): steps of the stage-0 quad path whose fetches go out together (2; on an
-// H100 with the plain tail, all four measured the same for RGBA8 and 1-3.5% slower for RGBA16F;
-// one at a time was latency-bound), and steps of the later stages' quad path whose data-buffer
-// loads go out together (1; two or four: FP16 quad 48 -> 64 registers, 4096^2 RGBA8 +7%, on an
-// H200 before the plain tail +32%).
+// Tuning (docs/PERFORMANCE.md): steps of the stage-0 quad path whose fetches go out together (2:
+// all four were no faster, one at a time was latency-bound), and steps of the later stages' quad
+// path whose data-buffer loads go out together (1: two or four cost 16 registers and time).
 #ifndef VKSPD_FETCH_BATCH
 #define VKSPD_FETCH_BATCH 2
 #endif
@@ -78,7 +76,7 @@ bool depY(int k) { return ((pc.stage[gStage].depMask >> uint(16 + k)) & 1u) != 0
 bool isLastStage() { return gStage + 1 >= int(pc.stages); }
 int stageLevels() { return min(VKSPD_TILE_LEVELS, int(pc.levels) - gLevelBase); }
 
-// Weights of the exact box filter (SPEC section 3) for destination texel g of a level whose
+// Weights of the exact box filter (docs/FILTER.md) for destination texel g of a level whose
 // source axis has s texels; the taps are source texels 2g, 2g+1, 2g+2.
 vec3 axisWeights(uint s, int g) {
     if (s == 1u) return vec3(1.0, 0.0, 0.0);
@@ -153,7 +151,7 @@ VEC fetchSource(ivec2 p) { return gStage == 0 ? VEC(sourceTexel(p)) : toReal(fet
 // [lo, hi): those outside belong to other tiles (this is the tile's partial result).
 // Weights are applied before adding, so sums of values near the half-float maximum stay finite.
 // The weighted sums accumulate in FP32 in every variant: with the three-tap weights of odd sizes
-// rounded to half precision, FP16 sums drifted to 4 ulp of RGBA16F on an H200 (63x65), the SPEC
+// rounded to half precision, FP16 sums drifted to 4 ulp of RGBA16F (63x65), the tolerance's
 // limit; the FP16 variant keeps 16-bit storage in shared memory and 16-bit quad exchanges.
 #define DEFINE_REDUCE(NAME, FETCH)                                          \
     VEC NAME(uvec2 s, ivec2 g, ivec2 lo, ivec2 hi, int stride) {            \
@@ -270,7 +268,7 @@ void levelsOneTwoQuad() {
 // The fetches of VKSPD_FETCH_BATCH steps are issued before the first store of those steps: a
 // texel fetch cannot move past an image store the compiler must assume may alias it, and with
 // one step's four fetches in flight per thread the dispatch was bound by memory latency
-// (bench/NOTES.md). Tiles that reach past the image fetch clamped coordinates and discard them.
+// (docs/PERFORMANCE.md). Tiles that reach past the image fetch clamped coordinates and discard them.
 void levelsOneTwoQuadSource() {
     ivec2 o1 = gTile * 32, o2 = gTile * 16;
     uvec2 s0 = levelExtent(0), e1 = levelExtent(1), e2 = levelExtent(2);
@@ -389,7 +387,7 @@ void levelsThreeToSixPlain(int levels) {
 // for stage 0: the stage's source and its level 1 are even on both axes (levels 1 and 2 are
 // plain 2x2 reductions, so no texel of them depends on a neighbouring tile). Their source is the
 // data buffer: one stage-1 group reduces 64x64 kept texels while the rest of the GPU idles, and
-// the generic tap loop made that serial tail a large part of the dispatch (bench/NOTES.md).
+// the generic tap loop made that serial tail a large part of the dispatch (docs/PERFORMANCE.md).
 bool quadLevelsOneTwo() {
     uvec2 s0 = levelExtent(gLevelBase), s1 = levelExtent(gLevelBase + 1);
     return ((s0.x | s0.y | s1.x | s1.y) & 1u) == 0u;
@@ -518,9 +516,8 @@ void arriveAtBlock(ivec2 finished, uint count) {
 // finalize mask) and acquires at device scope, for every thread, the records the arriving
 // threads' atomics acquired. Buffer semantics only: the records are in the data buffer, and no
 // group reads an image another group wrote. The memory model needs only the fence after the
-// barrier; Mesa 22.3's lavapipe fails two cascade tests without the one before it as well
-// (bench/NOTES.md, 2026-11-23), so both stay. (With image semantics too, the same speed on an
-// H200: bench/NOTES.md, 2026-11-24 fourth session.)
+// barrier; Mesa 22.3's lavapipe fails two cascade tests without the one before it as well, so
+// both stay (image semantics as well measured no faster: docs/PERFORMANCE.md).
 void deviceBarrier() {
     memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
     barrier();
@@ -532,7 +529,7 @@ void deviceBarrier() {
 // stores (available at device scope when made), so before an arrival at a device-scope
 // acquire-release counter this is all the ordering they need: the arriving thread's atomic
 // releases them to the other groups. A device-scope fence in every thread waits for all of that
-// thread's image stores, which nothing reads back (bench/NOTES.md).
+// thread's image stores, which nothing reads back (docs/PERFORMANCE.md).
 void releaseBarrier() {
     controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
                    gl_SemanticsAcquireRelease);
@@ -546,7 +543,7 @@ void finishEdges() {
     ivec2 t = gTile;
     bool left = t.x > 0, up = t.y > 0;
     // Threads 0..7 arrive at one counter each, in parallel: one after the other in thread 0, the
-    // eight device-scope round trips lengthened every group's life at odd sizes (bench/NOTES.md).
+    // eight device-scope round trips lengthened every group's life at odd sizes.
     // (sFinalize was cleared at the start of the stage.)
     if (gTid < 8) {
         bool corner = gTid >= 4;
@@ -597,7 +594,7 @@ void runStage(int stage, ivec2 tile) {
     bool arrivedInTail = processTile(stageLevels());
     if (pc.stage[stage].depMask != 0u) {
         // The records before the arrivals at the edge counters. (After the arrivals, finishEdges
-        // keeps device-scope fences: Mesa 22.3's lavapipe needs them there, bench/NOTES.md.)
+        // keeps device-scope fences: Mesa 22.3's lavapipe needs them there.)
         releaseBarrier();
         finishEdges();
     }
@@ -614,7 +611,7 @@ void runStage(int stage, ivec2 tile) {
         if (gTid == 0) {
             // Usually all four tiles lie in one block of the next stage (this tile is not in the
             // first column or row of its block): one arrival with the sum, one device-scope round
-            // trip in the life of the group instead of up to four in a row (bench/NOTES.md).
+            // trip in the life of the group instead of up to four in a row.
             bool inX = tile.x % VKSPD_TILE != 0, inY = tile.y % VKSPD_TILE != 0;
             if ((sMipCount[1] == 0u || inX) && (sMipCount[2] == 0u || inY) && (sMipCount[3] == 0u || (inX && inY))) {
                 uint total = sMipCount[0] + sMipCount[1] + sMipCount[2] + sMipCount[3];
@@ -693,9 +690,8 @@ void main() {
         // Stage 0, then the blocks this group was elected for, stage after stage, through one call
         // site of runStage: an elected group runs the code its SM has just run for stage 0,
         // instead of a second copy it has never fetched (the binary halves). Stage 0 pays for it
-        // where its level 1 is the nine-tap path: H200 first use, 1920x1080 -12 to -15%,
-        // 3840x2160 -7 to -9%, 4095^2 +7 to +12% (bench/NOTES.md, 2026-11-25 tenth session), so
-        // the library sets it where levels 1 and 2 are plain (VKSPD_FLAG_QUAD_LEVELS_1_2). Stage s
+        // where its level 1 is the nine-tap path (faster at 1920x1080 and 3840x2160, slower at
+        // 4095^2: docs/PERFORMANCE.md), so the library sets it where levels 1 and 2 are plain (VKSPD_FLAG_QUAD_LEVELS_1_2). Stage s
         // reads list s & 1 while it appends to the other; every thread reads the same shared values
         // after a barrier, so the loop is uniform.
         int stage = 0;

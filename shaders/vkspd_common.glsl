@@ -15,7 +15,7 @@
 // FP16 variant: a filtered value never exceeds the largest input, so a finite value past the half
 // maximum (65504) only comes from rounding: FP32 sums of half-rounded partial sums (tile edges),
 // or an FP32 value rounded up on conversion. Such values saturate instead of becoming Inf; Inf
-// and NaN pass unchanged (SPEC section 2: HDR values near the maximum must not overflow).
+// and NaN pass unchanged (HDR values near the maximum must not overflow: docs/FILTER.md).
 vec4 saturateHalf(vec4 v) {
 #if VKSPD_FP16
     vec4 m = vec4(65504.0);
@@ -36,9 +36,9 @@ layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[
 layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer DataV4 { vec4 data4[]; };
 layout(push_constant) uniform Push { PushConstants pc; };
 
-// --- Reductions (SPEC section 3) -------------------------------------------------------------
+// --- Reductions (docs/FILTER.md) --------------------------------------------------------------
 // GLSL leaves min and max undefined when an operand is NaN; the reference propagates NaN like IEEE
-// arithmetic (SPEC section 3), so these do: a + b is NaN whenever either is.
+// arithmetic (docs/FILTER.md), so these do: a + b is NaN whenever either is.
 float nanMin(float a, float b) { return isnan(a) || isnan(b) ? a + b : min(a, b); }
 float nanMax(float a, float b) { return isnan(a) || isnan(b) ? a + b : max(a, b); }
 vec4 nanMin(vec4 a, vec4 b) { return mix(min(a, b), a + b, bvec4(uvec4(isnan(a)) | uvec4(isnan(b)))); }
@@ -164,8 +164,8 @@ vec3 linearToSrgb(vec3 l) {
 
 // Whether stores encode to sRGB. A kernel that defines VKSPD_SRGB_SPECIALIZED (vkspd_plain.comp)
 // takes it as a specialization constant, so the pipeline of a UNORM or float format carries no
-// encoding code: in the plain kernel the run-time test at every store site cost 2-4% of RGBA8 and
-// 8% of R8 on an H200, and 16 KB of its 74 KB of binary (bench/NOTES.md, 2026-11-25). The general
+// encoding code: in the plain kernel the run-time test at every store site cost 2-8% and 16 KB of
+// its 74 KB of binary (docs/PERFORMANCE.md). The general
 // kernel keeps the push-constant flag: its register count moves with such changes.
 #ifdef VKSPD_SRGB_SPECIALIZED
 layout(constant_id = VKSPD_SPEC_SRGB) const bool kSrgbStores = false;
@@ -249,7 +249,7 @@ void quadNeighbours(VEC v, out VEC h, out VEC w, out VEC d) {
 // The 2x2 reduction across a quad: replaces one round of shared-memory store and load. Three
 // exchanges; the plain kernel takes quadReducePairs (two) below. The general kernel keeps this
 // one: with quadReducePairs its half-denormals flavour went from 48 to 56 registers, and it was
-// no faster at its sizes (bench/NOTES.md, 2026-11-24 seventh session).
+// no faster at its sizes (docs/PERFORMANCE.md).
 VEC quadReduce(VEC v) {
     VEC h, w, d;
     quadNeighbours(v, h, w, d);
@@ -281,7 +281,7 @@ VEC combinePair(VEC a, VEC b) {
 // its value with its horizontal neighbour's, then that row with the vertical neighbour's row. An
 // Average scales first (exact: a power of two), so no partial sum can exceed the largest value.
 // On an axis of one texel of the level above (`above`) the missing neighbour is the lane itself
-// (SPEC section 3, s == 1).
+// (docs/FILTER.md, s == 1).
 VEC quadReducePairs(VEC v, uvec2 above) {
 #if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
     v *= REAL(0.25);

@@ -1,6 +1,6 @@
 #version 450
 // The render-pass fallback (images without STORAGE usage): one texel of a level from the stored
-// level above, with the same exact filter and reductions as the single pass (SPEC section 3).
+// level above, with the same exact filter and reductions as the single pass (docs/FILTER.md).
 // sRGB images are read and written through sRGB views, so the hardware decodes and encodes.
 #extension GL_GOOGLE_include_directive : require
 #include "vkspd_shared.h"

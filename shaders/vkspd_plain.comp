@@ -4,8 +4,7 @@
 // their partial ranges: 4096x4096, 8192x8192, 2048x1, ...). vkspd.comp runs every other size; both
 // share vkspd_common.glsl, the bindings and the push constants, and produce the same texels.
 //
-// What differs from vkspd.comp, for memory throughput (bench/NOTES.md, 2026-11-23, fourth
-// session):
+// What differs from vkspd.comp, for memory throughput (docs/PERFORMANCE.md):
 // - A workgroup reduces a strip of pc.tilesPerGroup 64x64 tiles (fewer in the last tile rows of
 //   large bases: stripOf), one after the other, with one election arrival per strip; its fetches
 //   run two steps ahead of the step being reduced, across tile boundaries, so they stay in flight
@@ -13,15 +12,15 @@
 // - Level 1 is fetched and stored in FidelityFX SPD's order (at step j, the lane at Morton
 //   position m takes texel m + 16 (j & 1, j >> 1) of the tile): each fetch and store of a warp
 //   covers a contiguous block, whole 32-byte sectors. (One thread per 2x2 block touched a quarter
-//   or an eighth of a sector per store: the level-1 stores were the largest cost, run 3.)
+//   or an eighth of a sector per store: the level-1 stores were the largest cost.)
 // - Each quad reduces its 2x2 block of a step to level 2 (shared memory) in two exchanges at the
-//   variant's precision (quadReducePairs): on an H200 the RGBA8 kernel is bound per instruction,
-//   not per byte (R8 took as long), and three exchanges with an FP32 sum cost 15% of 16384^2
-//   (2026-11-24 seventh session); levels 3-6 below are made at that precision too. After one
+//   variant's precision (quadReducePairs): the RGBA8 kernel is bound per instruction, not per
+//   byte (R8 took as long), and three exchanges with an FP32 sum cost 15% of 16384^2; levels 3-6
+//   below are made at that precision too. After one
 //   workgroup barrier per tile, every lane stores one level-2 texel and 64 lanes make level 3,
 //   one texel each, so each warp's store covers a contiguous 8x4 block as at level 1 (the quads'
 //   first lanes storing 4x2 blocks wrote half rows of RGBA8 sectors: its levels 2 and 3 cost 3-4x
-//   their bytes, 2026-11-24 fifth session); their quads make level 4, and the group's last four
+//   their bytes); their quads make level 4, and the group's last four
 //   lanes make levels 5 and 6 after the next tile's barrier.
 // The election cascades as in vkspd.comp, per quadrant: the last group to finish a 32x32 quadrant
 // of a 64x64 block of tiles reduces that quadrant's level-6 texels (stage 1) to one level-11
@@ -67,9 +66,8 @@ shared uint sElected[2];
 // The kept texels as the later stages read them (the data buffer, written by other groups):
 // nonprivate, without the per-load visibility of the `coherent` declarations in
 // vkspd_common.glsl. The acquire in electAt() makes them visible (gl_SemanticsMakeVisible), which
-// the memory model asks of nonprivate loads. On an H200 a later stage's steps took 1.1-1.8 us
-// each with coherent loads (one branch on pc.channels per load), 0.5-0.9 with non-coherent loads
-// under one branch; RGBA8 2048^2 -24%, 16384^2 -1.8% (bench/NOTES.md, 2026-11-25 ninth session).
+// the memory model asks of nonprivate loads. A later stage's steps took about half as long as
+// with coherent loads (one branch on pc.channels per load): RGBA8 2048^2 -24% (docs/PERFORMANCE.md).
 layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptData { float keptData[]; };
 layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptDataV4 { vec4 keptData4[]; };
 
@@ -85,7 +83,7 @@ vec4 loadKept(uint texel) { return pc.channels == 4u ? keptData4[gDataBase + tex
 
 // The 2x2 reduction of texels a (x, y), b (x+1, y), c (x, y+1), d (x+1, y+1) of a level of extent
 // `above`, at the variant's precision (levels 3 and 5, from shared memory). On an axis of one
-// texel the destination is that texel (SPEC section 3, s == 1): the column or row past it does
+// texel the destination is that texel (docs/FILTER.md, s == 1): the column or row past it does
 // not exist, so its place is taken by the first.
 VEC reduce2x2(VEC a, VEC b, VEC c, VEC d, uvec2 above) {
     if (above.x == 1u) {
@@ -109,8 +107,8 @@ ivec2 levelOneTexel(ivec2 m, int j) { return m + 16 * blockOffset(j); }
 // Texel g of level k (1..6, a constant) of `stage`, where it lies inside the level. A stage's level
 // k is one of three images, each stored through a constant index (dynamic indexing of the level
 // array is an optional feature): three stores per site where a run-time level number makes a
-// switch over all 19 (run 8: 88 KB of binary against 91 KB, the same speed; a kernel that ran
-// every stage through one code path with such switches was 30-60% slower, run 6).
+// switch over all 19 (88 KB of binary against 91 KB, the same speed; a kernel that ran every
+// stage through one code path with such switches was 30-60% slower: docs/PERFORMANCE.md).
 // Every value stored here is within the half range: level 1 of stage 0 comes from the source
 // (FP16 variants only run formats whose values are, FormatInfo::fp16Capable), later stages' level
 // 1 is a mean of kept values that are, and every later level is a mean of such values at the
@@ -213,8 +211,8 @@ void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity, bool q
 // The first of the group's last four lanes (a quad of its last subgroup): they make levels 5 and 6,
 // and this lane keeps the level-6 texels and arrives at the election. Levels 3 and 4 are made by
 // lanes 0..63, so after each tile's barrier no subgroup does both (the barrier waits for the
-// slowest): against lanes 0..3, on an H200 this moved RGBA8 by -1 to -2.5% and R8 by -3.5%
-// (bench/NOTES.md, 2026-11-25).
+// slowest): against lanes 0..3 this moved RGBA8 by -1 to -2.5% and R8 by -3.5%
+// (docs/PERFORMANCE.md).
 const uint kKeeper = uint(VKSPD_GROUP_SIZE) - 4u;
 
 // Levels 5 and 6 of a tile of `stage` from its level 4 in shared memory (after a barrier): lanes
@@ -295,10 +293,9 @@ void main() {
     // The warm-up (phase 0): where there is a later stage, the first group of each layer first runs
     // the later stages' code once, on a tile past every level, so it stores nothing, keeps
     // nothing, arrives nowhere and reads only its layer's warm texel (fetchKeptStep). The phases
-    // share one copy of that code. On an H200 this took 4-10% off RGBA8 plain chains (4096^2 58 ->
-    // 52-54 us, 16384^2 500 -> 480-483) and moved RGBA16F by -4% to +4%; an extra group doing the
-    // same warm-up did not help, so the gain is not the code reaching the L2 alone (bench/NOTES.md,
-    // 2026-11-24 sixth session).
+    // share one copy of that code. This took 4-10% off RGBA8 plain chains; an extra group doing
+    // the same warm-up did not help, so the gain is not the code reaching the L2 alone
+    // (docs/PERFORMANCE.md).
     ivec2 tile = ivec2(1 << 20);
     int q = 0;        // the quadrant of `tile` a later stage reduces
     uint slot = 0u;   // electAt's sElected slot
@@ -351,18 +348,13 @@ void main() {
         // the quadrant of the next stage that this group's arrival completes. Quadrants are
         // independent down to their one level-5 texel, so the groups of a tile's four run at once:
         // after the last stage-0 strip, one step instead of the tile's four (one per quadrant,
-        // one after the other: 4 us of 4096^2's later stage on an H200, bench/NOTES.md
-        // 2026-11-25 ninth session).
+        // one after the other: 4 us of 4096^2's later stage, docs/PERFORMANCE.md).
         for (int stage = 1; stage < int(pc.stages); ++stage) {
             int base = VKSPD_TILE_LEVELS * stage;
             int stageLevels = min(VKSPD_TILE_LEVELS, int(pc.levels) - base);
             bool more = stage + 1 < int(pc.stages), warmUp = phase == 0;
-            // The step of quadrant q. The warm-up runs the four (the same code, rolled): with one
-            // step it took RGBA16F 2048^2 from 18.9-19.2 to 21.1-21.4 us on an H200 and the first use
-            // of RGBA8 2048^2 from 18.3-18.6 to 19.8-20.4; with four they are back (18.9, 18.2),
-            // 1024^2's repeat as before (11.2), and the other sizes as fast or faster. Why the
-            // warm-up's length matters there is not known (bench/NOTES.md, 2026-11-25 eleventh
-            // session; the ninth session saw the same with a one-step warm-up).
+            // The step of quadrant q. The warm-up runs the four (the same code, rolled): a
+            // one-step warm-up slowed 2048^2 by 8-12%, for reasons not known (docs/PERFORMANCE.md).
             [[dont_unroll]] for (int j = warmUp ? 0 : q; j <= (warmUp ? 3 : q); ++j)
                 stepLevels(stage, stageLevels, tile, m, j, fetchKeptStep(stage, tile, m, j, warmUp), 0);
             if (stageLevels >= 3) {

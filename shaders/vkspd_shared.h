@@ -16,7 +16,7 @@ typedef uint32_t uint;
 #define VKSPD_TILE_LEVELS 6
 // Stages of one dispatch: stage s writes levels 6s+1 .. 6s+6 below the base. Stage 0 runs in
 // every group; the last group to finish a 64x64 block of stage-s tiles runs stage s+1 on it.
-// Three stages cover 18 levels: bases up to 262144 texels per side.
+// Three stages cover 18 levels below the base: bases of up to 2^19 - 1 texels per side.
 #define VKSPD_MAX_STAGES 3
 #define VKSPD_MAX_LEVELS 18
 

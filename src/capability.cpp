@@ -1,4 +1,4 @@
-// Which path a request takes (SPEC section 1): the single pass where the image can be written by
+// Which path a request takes: the single pass where the image can be written by
 // a compute shader, else a render pass per level where it is a colour attachment, else the blit
 // chain, else nothing — always with the reason, naming what is missing.
 #include "context.hpp"
@@ -69,7 +69,7 @@ Decision decide(Context c, VkFormat format, VkImageUsageFlags usage, VkImageCrea
         return d;
     }
     if (!getFormatInfo(format, &d.format)) {
-        cap.reason = "format " + std::to_string(int(format)) + " is not one vkspd supports (SPEC section 3)";
+        cap.reason = "format " + std::to_string(int(format)) + " is not one vkspd supports (docs/FILTER.md lists them)";
         return d;
     }
     const std::string name = d.format.name;

@@ -1,4 +1,4 @@
-// Custom reductions (SPEC section 3): the caller's GLSL is compiled at run time with shaderc into
+// Custom reductions (docs/FILTER.md): the caller's GLSL is compiled at run time with shaderc into
 // the single-pass shader, whose text is embedded in the library, once per distinct source text.
 #include "context.hpp"
 

@@ -3,7 +3,7 @@
 // constants. No Vulkan calls here, so it is unit-tested without a GPU.
 #pragma once
 
-#include "../shaders/vkspd_shared.h"
+#include "vkspd_shared.h"  // the shaders' constants (shaders/ is on the include path)
 
 #include <cstdint>
 #include <string>
@@ -47,7 +47,7 @@ struct Plan {
     bool plain = false;
     // Plain chains with a later stage: the last data texel of each layer, which nothing writes.
     // vkspd_plain.comp's first group runs the later stages' code once before its own tiles (a
-    // warm-up, bench/NOTES.md 2026-11-24 sixth session); the loads it makes all read this texel,
+    // warm-up, docs/PERFORMANCE.md); the loads it makes all read this texel,
     // so they race with no write. 0 (and no texel) otherwise.
     uint32_t warmTexel = 0;
     // vkspd_plain.comp: stage-0 tiles per workgroup (tilesPerGroupFor); 1 for vkspd.comp.
@@ -84,12 +84,8 @@ bool isPlainChain(uint32_t width, uint32_t height, uint32_t levelsBelowBase);
 // VKSPD_MAX_TILES_PER_GROUP; a caller's bad value is refused before this), else the default rule:
 // the largest of 1, 2, 4 and 8 that leaves at least kMinPlainGroups workgroups over all layers,
 // and at most 4 where texels have 8 bytes or more and the base has at least kWideTexelTiles tiles
-// over all layers (8192^2 and up). Never more than the tile columns need. Measured
-// (bench/NOTES.md, 2026-11-23 fourth session and 2026-11-24): 2048^2 RGBA8 35 us at 4 tiles (256
-// groups) against 47 at 1 (1024 groups) on an H100, 4096^2 54-64 us at 8 against 65-67 at 4
-// (RGBA16F too: 8 beat 4 by 6% on the H100 and 7-13% on the H200); at 8192^2 RGBA16F 4 beat 8 by 5-6% in
-// two H200 runs and by 1-2% on the H100, and at 16384^2 4 and 8 were within 1% on the H200 and 4
-// was 2% faster on the H100; RGBA8 from 8192^2 on within 2% either way, so it keeps 8.
+// over all layers (8192^2 and up). Never more than the tile columns need. The measurements behind
+// the rule are in docs/PERFORMANCE.md ("Tiles per group").
 constexpr uint32_t kDefaultTilesPerGroup = 8;
 constexpr uint32_t kMinPlainGroups = 256;
 constexpr uint32_t kWideTexelTilesPerGroup = 4;
@@ -102,11 +98,9 @@ uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBy
 // `tailTiles` tiles of each layer, rounded up to whole tile rows, in strips of `tailPer` (a power
 // of two; a caller's bad value is refused before this); 0 tiles, or `tailPer` not below
 // tilesPerGroup, mean no tail. The tail never takes groupsY() past 65535 (the least
-// maxComputeWorkGroupCount[1] Vulkan allows): it loses rows first. Measured on an H200
-// (bench/NOTES.md, 2026-11-25 tenth session): the last 2048 tiles in strips of 2 took RGBA8
-// 8192^2 from 114 to 107 us (-6%), R8 8192^2 -4%, RGBA16F 8192^2 -1 to -2%, 16384^2 -0.2 to
-// -1.4%; 1024 or 4096 tiles, or strips of 1 or 4, were as fast or slower. At 4096^2 (512 strips of
-// 8, one wave) tails of 512 to 4096 tiles made the first use 0-22% slower: no tail there.
+// maxComputeWorkGroupCount[1] Vulkan allows): it loses rows first. The measurements behind the
+// rule are in docs/PERFORMANCE.md ("Tail strips"); at 4096^2 (one wave of strips) every tail
+// tried slowed the first use, so none there.
 constexpr uint32_t kTailTiles = 2048;
 constexpr uint32_t kTailTilesPerGroup = 2;
 constexpr uint64_t kTailMinTiles = 128 * 128;
@@ -114,15 +108,14 @@ void setTail(Plan* plan, uint32_t tailTiles, uint32_t tailPer);
 
 // The general kernel's VKSPD_SPEC_ONE_SITE for `plan`: true where levels 1 and 2 are plain 2x2
 // averages (Plan::quadLevels12), so stage 0 and the later stages share one copy of runStage and an
-// elected group runs code its SM has just run. Measured on an H200 (bench/NOTES.md, 2026-11-25
-// tenth session), as the first use: 1920x1080 -12 to -15% (RGBA8, RGBA16F), 3840x2160 -7 to -9%;
-// with an odd level 1 (4095^2) +7 to +12%, so false there.
+// elected group runs code its SM has just run: 7-15% faster at 1920x1080 and 3840x2160 as the
+// first use, but 7-12% slower with an odd level 1 (4095^2), so false there (docs/PERFORMANCE.md).
 bool oneSiteFor(const Plan& plan);
 
 // The push constants the shader reads for `plan`.
 shader::PushConstants pushConstantsFor(const Plan& plan);
 
-// h(k) of SPEC section 3 for one axis: extra level-0 texels a tile would need to recompute its
+// h(k) for one axis (docs/DESIGN.md): extra level-0 texels a tile would need to recompute its
 // level-`levels` texel alone (the halo the design avoids). Used by tests and the design note.
 uint32_t haloTexels(uint32_t extent, uint32_t levels);
 

@@ -1,10 +1,10 @@
-// The CPU reference mip chain of SPEC section 3 (every reduction), in double precision.
+// The CPU reference mip chain of docs/FILTER.md (every reduction), in double precision.
 //
 // Each level is computed from the level above, separably: a horizontal pass over each source row
 // the destination needs, then a vertical pass combining two or three of those filtered rows. Both
 // passes use integer weights (per axis they sum to 2 for an even axis, s for an odd one, 1 for a
 // size-1 axis) and each destination value is divided once by the product of the two sums. That is
-// the SPEC formula with its division moved to the end: for values with few significant bits (a
+// the formula of docs/FILTER.md with its division moved to the end: for values with few significant bits (a
 // solid colour such as 0.25) every step is exact, so a solid image stays bit-identically solid.
 //
 // Work is split by destination rows over std::threads; each thread owns a scratch buffer of three

@@ -1,4 +1,4 @@
-// GPU chains against the CPU reference (SPEC section 3) at awkward sizes, every format, FP16 and
+// GPU chains against the CPU reference (docs/FILTER.md) at awkward sizes, every format, FP16 and
 // FP32, quad and shared-memory-only paths.
 #include "vulkan_harness.hpp"
 

@@ -1,4 +1,4 @@
-// Issue 4 on the GPU: every format of SPEC section 3 against the CPU reference, sRGB filtered in
+// Every format of docs/FILTER.md on the GPU, against the CPU reference, sRGB filtered in
 // linear space, Min / Max / MinMax (bit-exact) with depth sources, custom reductions, and the
 // capability query with its render-pass and blit fallbacks.
 #include "vulkan_harness.hpp"
@@ -62,7 +62,7 @@ TEST_F(GpuTest, EveryColourFormatTakesTheSinglePass) {
 
 // Filtering must happen in linear space: black and white average to linear 0.5, which is sRGB 188
 // (0.7354 * 255 = 187.5), not 128. Alpha is linear: 0 and 255 give 127.5, a tie that a GPU may
-// round either way (lavapipe gives 128, an H200 127).
+// round either way (lavapipe gives 128, NVIDIA GPUs 127).
 TEST_F(GpuTest, SrgbCheckerboardAveragesInLinearSpace) {
     for (VkFormat format : {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB}) {
         for (int fp16 = 0; fp16 < (h->fp16 ? 2 : 1); ++fp16) {

@@ -1,7 +1,7 @@
 // Hostile data: NaN, +-Inf, denormals, values at the half-float maximum, all-zero and all-max
 // images, through the FP16 and FP32 paths and every built-in reduction. The GPU must match the
 // CPU reference's IEEE behaviour: NaN and Inf propagate, and nothing finite overflows to Inf
-// (SPEC sections 2 and 3).
+// (docs/FILTER.md).
 #include "vulkan_harness.hpp"
 
 #include <cfloat>
@@ -125,7 +125,7 @@ struct Outcome {
 };
 
 // Generates the chain of a `w` x `h` image holding `pattern` and compares every level with the
-// reference: within SPEC tolerance (bit-exact for Min, Max, MinMax), NaN exactly where the
+// reference: within the tolerance of docs/FILTER.md (bit-exact for Min, Max, MinMax), NaN exactly where the
 // reference has NaN, and +-Inf exactly where the reference rounds to +-Inf.
 Outcome runCase(Harness* h, VkFormat format, uint32_t w, uint32_t ht, Pattern pattern, vkspd::Reduction reduction,
                 vkspd::Precision precision) {

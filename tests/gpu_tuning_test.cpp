@@ -1,4 +1,4 @@
-// Issue 6 tuning options on the GPU: group-ID tiling (MipGenInfo::groupColumns) and the
+// Tuning options on the GPU: group-ID tiling (MipGenInfo::groupColumns) and the
 // linear-sampler fetch (Fetch::LinearSampler) must not change the output; disallowed combinations
 // are refused with an error that names the rule.
 #include "vulkan_harness.hpp"

@@ -28,7 +28,7 @@ vkspd::PipelineResources group(uint32_t registers, uint32_t shared) {
 }
 
 TEST(Occupancy, RegistersLimit) {
-    // 72 registers x 256 threads = 18432: three groups, 24 of 64 warps (bench/NOTES.md, FP32 quad).
+    // 72 registers x 256 threads = 18432: three groups, 24 of 64 warps (an FP32 quad variant).
     const vkspd::Occupancy o = vkspd::computeOccupancy(group(72, 14412), hopper());
     EXPECT_EQ(o.groupsPerSm, 3u);
     EXPECT_EQ(o.subgroupsPerSm, 24u);

@@ -1,4 +1,4 @@
-// Tests of the CPU reference (SPEC section 3 Average chain) and of the format conversions and
+// Tests of the CPU reference (the Average chain of docs/FILTER.md) and of the format conversions and
 // error measures in reference.hpp. No performance is asserted anywhere.
 #include "vkspd/reference.hpp"
 
@@ -44,7 +44,7 @@ std::vector<double> levelMeans(const ReferenceLevel& level) {
     return sums;
 }
 
-// A deliberately plain implementation of SPEC section 3, written from the formula (division per
+// A deliberately plain implementation of docs/FILTER.md, written from the formula (division per
 // axis), to check the optimized one against.
 std::vector<double> naiveAxis(const std::vector<double>& src, uint32_t s) {
     const uint32_t d = std::max(1u, s / 2);
@@ -371,7 +371,7 @@ TEST(ReferenceChain, Large4096) {
 
 TEST(Formats, TableIsConsistent) {
     const std::vector<VkFormat>& formats = supportedFormats();
-    // SPEC section 3's list: 20 colour formats and 2 depth formats.
+    // docs/FILTER.md's list: 20 colour formats and 2 depth formats.
     EXPECT_EQ(formats.size(), 22u);
     size_t depth = 0;
     for (VkFormat f : formats) {

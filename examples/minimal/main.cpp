@@ -179,7 +179,7 @@ int main() {
     CHECK(vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE));
     CHECK(vkQueueWaitIdle(queue));
 
-    // 5. Every level against the CPU reference (SPEC section 3: at most 1 ulp for 8-bit UNORM).
+    // 5. Every level against the CPU reference (docs/FILTER.md: at most 1 ulp for 8-bit UNORM).
     const auto reference = vkspd::referenceChain(level0.data(), width, height, 4, levels);
     size_t bad = 0;
     for (uint32_t l = 1; l < levels; ++l) {

@@ -1,5 +1,5 @@
 /// @file
-/// vkspd developer tools: seeing the GPU at work (issue 7).
+/// vkspd developer tools: seeing the GPU at work.
 ///
 /// This handles:
 ///   - an occupancy report per single-pass variant: registers per thread, shared memory per group,

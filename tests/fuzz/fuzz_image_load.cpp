@@ -13,7 +13,7 @@ namespace {
 // Small enough that the fuzzer's 2 GiB memory limit holds for any input, and that the slowest
 // inputs known stay well inside its 10 s timeout on a loaded CI machine: at 8 MiB decoded, a JPEG
 // of four components in 16 scans each (image_load.cpp's limit) loads in 0.9 s here under the
-// sanitizers. (32 MiB until 2026-11-25.)
+// sanitizers.
 constexpr uint32_t kMaxDimension = 4096;
 constexpr uint64_t kMaxDecodedBytes = 8ull << 20;
 
