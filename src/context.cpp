@@ -2,7 +2,7 @@
 // the image-view cache.
 #include "context.hpp"
 
-#include <vkspd/reference.hpp>
+#include <vkspd/formats.hpp>
 
 #include <cstdio>
 #include <cstring>

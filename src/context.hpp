@@ -7,7 +7,7 @@
 #include "planner.hpp"
 #include "spirv_patch.hpp"
 
-#include <vkspd/reference.hpp>
+#include <vkspd/formats.hpp>
 #include <vkspd/vkspd.hpp>
 
 #include <array>

@@ -1,8 +1,9 @@
-// Format facts, texel decode/encode and the SPEC section 3 error measures used to compare a GPU
-// level with the CPU reference.
+// Format facts and texel decode/encode (formats.hpp), and the per-format error measures of
+// reference.hpp (toleranceFor, compareLevel), which need the same channel table.
 //
 // Half-float conversion is written here (no dependency) and is exact: decoding is lossless and
 // encoding rounds to nearest, ties to even, with subnormals, infinities and NaN handled as IEEE 754.
+#include "vkspd/formats.hpp"
 #include "vkspd/reference.hpp"
 
 #include <algorithm>

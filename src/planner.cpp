@@ -1,6 +1,6 @@
 #include "planner.hpp"
 
-#include <vkspd/reference.hpp>
+#include <vkspd/formats.hpp>
 
 #include <algorithm>
 

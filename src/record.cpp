@@ -4,7 +4,7 @@
 #include "context.hpp"
 
 #include <vkspd/debug.hpp>
-#include <vkspd/reference.hpp>
+#include <vkspd/formats.hpp>
 
 #include <algorithm>
 
