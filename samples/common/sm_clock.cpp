@@ -12,6 +12,7 @@ namespace {
 using NvmlInit = int (*)();
 using NvmlDeviceByIndex = int (*)(unsigned int, void**);
 using NvmlDeviceByBusId = int (*)(const char*, void**);
+using NvmlDeviceCount = int (*)(unsigned int*);
 constexpr int kNvmlClockSm = 1;  // NVML_CLOCK_SM
 
 }  // namespace
@@ -40,9 +41,10 @@ bool SmClock::open(uint32_t vendorId, const PciAddress& address, const char* lib
     auto init = reinterpret_cast<NvmlInit>(dlsym(library_, "nvmlInit_v2"));
     auto byIndex = reinterpret_cast<NvmlDeviceByIndex>(dlsym(library_, "nvmlDeviceGetHandleByIndex_v2"));
     auto byBusId = reinterpret_cast<NvmlDeviceByBusId>(dlsym(library_, "nvmlDeviceGetHandleByPciBusId_v2"));
+    auto count = reinterpret_cast<NvmlDeviceCount>(dlsym(library_, "nvmlDeviceGetCount_v2"));
     getClock_ = reinterpret_cast<GetClock>(dlsym(library_, "nvmlDeviceGetClockInfo"));
     shutdown_ = reinterpret_cast<Shutdown>(dlsym(library_, "nvmlShutdown"));
-    if (!init || !byIndex || !byBusId || !getClock_ || !shutdown_) {
+    if (!init || !byIndex || !byBusId || !count || !getClock_ || !shutdown_) {
         note_ = "NVML lacks a function it needs";
         return false;
     }
@@ -55,8 +57,14 @@ bool SmClock::open(uint32_t vendorId, const PciAddress& address, const char* lib
     if (address.known) {
         const std::string id = nvmlBusId(address);
         if (int r = byBusId(id.c_str(), &device); r != 0) {
-            note_ = "NVML has no device at PCI " + id + " (returned " + std::to_string(r) + ")";
-            return false;
+            // A virtual machine may show NVML another PCI address than Vulkan: with one device
+            // there is no doubt which it is.
+            unsigned int devices = 0;
+            if (count(&devices) != 0 || devices != 1 || byIndex(0, &device) != 0) {
+                note_ = "NVML has no device at PCI " + id + " (returned " + std::to_string(r) + ")";
+                return false;
+            }
+            note_ = "NVML has no device at PCI " + id + "; its only device read";
         }
     } else {
         if (int r = byIndex(0, &device); r != 0) {

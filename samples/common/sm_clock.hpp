@@ -27,7 +27,8 @@ public:
     ~SmClock();
 
     // Loads NVML from `library` and finds the device of `vendorId` at `address` (NVML's device 0
-    // where the address is unknown: note() says so). Returns whether a clock can be read; if not,
+    // where the address is unknown, or where NVML has no device there but only one device:
+    // note() says so). Returns whether a clock can be read; if not,
     // note() says why ("no NVML" where the library does not load, else "not an NVIDIA device", ...). Call once.
     bool open(uint32_t vendorId, const PciAddress& address, const char* library = "libnvidia-ml.so.1");
 

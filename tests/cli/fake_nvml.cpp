@@ -1,7 +1,9 @@
 // A stand-in for libnvidia-ml.so.1 with the five functions SmClock calls, so that the NVML path
 // is tested on machines without an NVIDIA GPU: one device at PCI 00000000:65:00.0 whose SM clock
 // reads 1980 MHz, which is also device 0 by index but then reads 345 MHz (so a test can tell which
-// lookup found it). Every call but nvmlInit_v2 fails before nvmlInit_v2.
+// lookup found it). It reports VKSPD_FAKE_NVML_DEVICES devices (default 1). Every call but
+// nvmlInit_v2 fails before nvmlInit_v2.
+#include <cstdlib>
 #include <cstring>
 
 namespace {
@@ -19,6 +21,13 @@ int nvmlInit_v2() {
 int nvmlShutdown() {
     if (!initialized) return 1;  // NVML_ERROR_UNINITIALIZED
     initialized = 0;
+    return 0;
+}
+
+int nvmlDeviceGetCount_v2(unsigned int* count) {
+    if (!initialized) return 1;
+    const char* devices = std::getenv("VKSPD_FAKE_NVML_DEVICES");
+    *count = devices ? unsigned(std::atoi(devices)) : 1u;
     return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 using namespace vkspd_tools;
 
@@ -159,9 +160,17 @@ TEST(SmClock, ReadsTheSmClockOfTheVulkanDeviceThroughNvml) {
         EXPECT_EQ(c.text(), "1980 MHz");
     }
     {
-        SmClock c;  // another address: not there
+        SmClock c;  // another address, and NVML has one device: that one, said so
+        ASSERT_TRUE(c.open(kNvidiaVendorId, {true, 0, 0x66, 0, 0}, VKSPD_FAKE_NVML)) << c.note();
+        EXPECT_EQ(c.readMhz(), 345u);
+        EXPECT_EQ(c.note(), "NVML has no device at PCI 00000000:66:00.0; its only device read");
+    }
+    {
+        setenv("VKSPD_FAKE_NVML_DEVICES", "2", 1);
+        SmClock c;  // another address among two devices: none
         EXPECT_FALSE(c.open(kNvidiaVendorId, {true, 0, 0x66, 0, 0}, VKSPD_FAKE_NVML));
-        EXPECT_NE(c.note().find("no device at PCI 00000000:66:00.0"), std::string::npos) << c.note();
+        unsetenv("VKSPD_FAKE_NVML_DEVICES");
+        EXPECT_EQ(c.note(), "NVML has no device at PCI 00000000:66:00.0 (returned 6)");
     }
     {
         SmClock c;  // no address: NVML's device 0, said so
