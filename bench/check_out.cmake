@@ -3,7 +3,8 @@
 # copy floor's range over the repetitions, the timings left out by the read probes and each row's
 # clean timings, and the L2 eviction (a read by default, a copy with --evict copy; another value
 # refused with exit code 2); an --out that cannot be made is refused with exit code 2 before
-# anything runs.
+# anything runs. The warm-up to a steady state before the first repetition is reported with the SM
+# clock (or why there is none), in the report, the JSON and every CSV row.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 file(REMOVE_RECURSE ${DIR})
 set(common --sizes 64x64 --formats rgba8 --reps 1 --methods default,stream --cols none --copy-mib 8 --evict-mib 8)
@@ -20,6 +21,14 @@ if(NOT out MATCHES "copy floor over the repetitions: [0-9]+ to [0-9]+ GB/s")
   message(FATAL_ERROR "bench.out: no line with the copy floor's range:\n${out}")
 endif()
 file(READ ${DIR}/nested/out/bench.json json)
+if(NOT out MATCHES "\nGPU \\(the floor's copy\\): warmed up for [0-9,]+ ms, [0-9,]+ calls \\(GPU work [0-9,]+ ms; "
+   OR NOT out MATCHES "\nSM clock: (not available \\(|[0-9]+ MHz before the warm-up, [0-9]+ MHz after it, [0-9]+ MHz after timing)")
+  message(FATAL_ERROR "bench.out: no warm-up or SM clock line:\n${out}")
+endif()
+if(NOT json MATCHES "\"warmup_steady\": (true|false),\n  \"warmup_ms\": [0-9.e+-]+,\n  \"warmup_gpu_ms\": [0-9.e+-]+,\n  \"warmup_calls\": [1-9][0-9]*"
+   OR NOT json MATCHES "\"sm_clock_mhz\": (null|{)")
+  message(FATAL_ERROR "bench.out: bench.json lacks the warm-up:\n${json}")
+endif()
 if(NOT json MATCHES "\"copy_floor_low_gbs\": [0-9.e+-]+" OR NOT json MATCHES "\"copy_floor_high_gbs\": [0-9.e+-]+")
   message(FATAL_ERROR "bench.out: bench.json lacks the copy floor's range:\n${json}")
 endif()
@@ -48,6 +57,10 @@ if(NOT rc EQUAL 2 OR NOT err MATCHES "--evict sometimes: expected read or copy")
   message(FATAL_ERROR "bench.out: --evict sometimes gave exit ${rc}, expected 2:\n${err}")
 endif()
 file(READ ${DIR}/nested/out/bench.csv csv)
+if(NOT csv MATCHES ",timings,warmup_steady,warmup_ms,warmup_calls,sm_clock_mhz_before_warmup,sm_clock_mhz_after_warmup,sm_clock_mhz_after_timing\n"
+   OR NOT csv MATCHES "vkspd default[^\n]*,(yes|no),[0-9.e+-]+,[1-9][0-9]*,[0-9]*,[0-9]*,[0-9]*\n")
+  message(FATAL_ERROR "bench.out: bench.csv lacks the warm-up columns:\n${csv}")
+endif()
 if(NOT csv MATCHES "vkspd default")
   message(FATAL_ERROR "bench.out: bench.csv has no 'vkspd default' row:\n${csv}")
 endif()

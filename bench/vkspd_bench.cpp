@@ -14,6 +14,7 @@
 #include "../src/context.hpp"  // halfDenormalsMatter, halfDenormalFlavourDiffers: the FP16 flavour a format gets
 
 #include "clean_timings.hpp"
+#include "warm_up.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -76,6 +77,11 @@ const char* kUsageText =
     "The occupancy column gives each single-pass variant's occupancy, the groups per SM and the\n"
     "resource that limits them (as vkspd --occupancy; 'computed' where the driver does not\n"
     "report registers, n/a where the device has no per-SM figures).\n"
+    "Before the first repetition the GPU is brought to a steady state (an idle GPU runs at a low\n"
+    "clock): the floor's copy is repeated in batches until at least 300 ms of GPU work have run\n"
+    "and two consecutive batches' medians agree within 3% (at most 3 s). The report says what it\n"
+    "took and, where NVML is present (NVIDIA), the SM clock before and after it and after the\n"
+    "last repetition; bench.json and every bench.csv row carry the same.\n"
     "\n"
     "options:\n"
     "  --device N        Vulkan device index (default: first discrete GPU, else any)\n"
@@ -819,9 +825,8 @@ bool writeSvg(const std::string& path, const std::string& title, const std::vect
     return bool(f);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The command line (see kUsageText).
+struct Args {
     int deviceIndex = -1;
     uint32_t reps = 30, copyMib = 1024, evictMib = 256;
     std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir, methodsArg, colsArg = "1,2,4,8,16";
@@ -830,38 +835,44 @@ int main(int argc, char** argv) {
     bool sampledOnly = false;
     bool skipDenormPreserve = false;
     bool evictByCopy = false;
+};
+
+// Parses argv into `a` (--tail into gTail). Returns -1 to go on, else the exit code: 0 after
+// --help, 2 for a bad argument (its message printed).
+int parseArgs(int argc, char** argv, Args* args) {
+    Args& a = *args;
     for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
+        std::string arg = argv[i];
         auto value = [&]() -> std::string {
             if (i + 1 >= argc) {
-                std::fprintf(stderr, "vkspd-bench: %s needs a value (see --help)\n", a.c_str());
+                std::fprintf(stderr, "vkspd-bench: %s needs a value (see --help)\n", arg.c_str());
                 std::exit(2);
             }
             return argv[++i];
         };
-        if (a == "-h" || a == "--help") {
+        if (arg == "-h" || arg == "--help") {
             std::fputs(kUsageText, stdout);
             return 0;
-        } else if (a == "--device") deviceIndex = std::atoi(value().c_str());
-        else if (a == "--reps") reps = uint32_t(std::max(1, std::atoi(value().c_str())));
-        else if (a == "--sizes") sizesArg = value();
-        else if (a == "--formats") formatsArg = value();
-        else if (a == "--copy-mib") copyMib = uint32_t(std::max(1, std::atoi(value().c_str())));
-        else if (a == "--evict-mib") evictMib = uint32_t(std::max(1, std::atoi(value().c_str())));
-        else if (a == "--evict") {
+        } else if (arg == "--device") a.deviceIndex = std::atoi(value().c_str());
+        else if (arg == "--reps") a.reps = uint32_t(std::max(1, std::atoi(value().c_str())));
+        else if (arg == "--sizes") a.sizesArg = value();
+        else if (arg == "--formats") a.formatsArg = value();
+        else if (arg == "--copy-mib") a.copyMib = uint32_t(std::max(1, std::atoi(value().c_str())));
+        else if (arg == "--evict-mib") a.evictMib = uint32_t(std::max(1, std::atoi(value().c_str())));
+        else if (arg == "--evict") {
             const std::string v = value();
             if (v != "read" && v != "copy") {
                 std::fprintf(stderr, "vkspd-bench: --evict %s: expected read or copy (see --help)\n", v.c_str());
                 return 2;
             }
-            evictByCopy = v == "copy";
+            a.evictByCopy = v == "copy";
         }
-        else if (a == "--out") outDir = value();
-        else if (a == "--methods") methodsArg = value();
-        else if (a == "--sampled") sampledOnly = true;
-        else if (a == "--cols") colsArg = value();
-        else if (a == "--tiles") tilesArg = value();
-        else if (a == "--tail") {
+        else if (arg == "--out") a.outDir = value();
+        else if (arg == "--methods") a.methodsArg = value();
+        else if (arg == "--sampled") a.sampledOnly = true;
+        else if (arg == "--cols") a.colsArg = value();
+        else if (arg == "--tiles") a.tilesArg = value();
+        else if (arg == "--tail") {
             const std::string t = value();
             unsigned tiles = 0, per = 0;
             char end = 0;
@@ -872,55 +883,95 @@ int main(int argc, char** argv) {
             }
             gTail = {tiles, per};
         }
-        else if (a == "--levels") levelsBelow = uint32_t(std::max(1, std::atoi(value().c_str())));
-        else if (a == "--no-denorm-preserve") skipDenormPreserve = true;
+        else if (arg == "--levels") a.levelsBelow = uint32_t(std::max(1, std::atoi(value().c_str())));
+        else if (arg == "--no-denorm-preserve") a.skipDenormPreserve = true;
         else {
-            std::fprintf(stderr, "vkspd-bench: unknown option %s (see --help)\n", a.c_str());
+            std::fprintf(stderr, "vkspd-bench: unknown option %s (see --help)\n", arg.c_str());
             return 2;
         }
     }
+    return -1;
+}
 
-    // The output folder is made (or refused) before anything runs.
-    if (!outDir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(outDir, ec);
-        if (ec) {
-            std::fprintf(stderr, "vkspd-bench: --out %s: cannot create the folder: %s\n", outDir.c_str(), ec.message().c_str());
+// The lists of the command line, checked; sizes beyond the device's limit are skipped (said so).
+struct Lists {
+    std::vector<std::pair<uint32_t, uint32_t>> sizes;
+    std::vector<uint32_t> columns, tileCounts;
+    std::vector<VkFormat> formats;
+};
+
+// Returns -1 to go on, else 2 (its message printed).
+int parseLists(const Args& a, const Gpu& g, Lists* lists) {
+    const std::string defaultSizes = "1920x1080,2560x1440,3840x2160,2047x2047,2048x2048,4095x4095,4096x4096,8192x8192,16384x16384";
+    for (const std::string& s : split(a.sizesArg.empty() ? defaultSizes : a.sizesArg)) {
+        uint32_t w = 0, h = 0;
+        if (std::sscanf(s.c_str(), "%ux%u", &w, &h) != 2 || !w || !h) {
+            std::fprintf(stderr, "vkspd-bench: --sizes: %s is not WxH\n", s.c_str());
             return 2;
         }
+        if (w > g.properties.limits.maxImageDimension2D || h > g.properties.limits.maxImageDimension2D) {
+            std::printf("skipping %ux%u: beyond maxImageDimension2D %u\n", w, h, g.properties.limits.maxImageDimension2D);
+            continue;
+        }
+        lists->sizes.push_back({w, h});
     }
+    for (const std::string& c : split(a.colsArg == "none" ? std::string() : a.colsArg)) {
+        const int n = std::atoi(c.c_str());
+        if (n < 1) {
+            std::fprintf(stderr, "vkspd-bench: --cols: %s is not a strip width (1 or more tiles)\n", c.c_str());
+            return 2;
+        }
+        lists->columns.push_back(uint32_t(n));
+    }
+    for (const std::string& c : split(a.tilesArg == "none" ? std::string() : a.tilesArg)) {
+        const int n = std::atoi(c.c_str());
+        if (n < 1 || n > int(vkspd::kMaxTilesPerGroup) || (n & (n - 1)) != 0) {
+            std::fprintf(stderr, "vkspd-bench: --tiles: %s is not a power of two from 1 to %u\n", c.c_str(),
+                         vkspd::kMaxTilesPerGroup);
+            return 2;
+        }
+        lists->tileCounts.push_back(uint32_t(n));
+    }
+    for (const std::string& f : split(a.formatsArg)) {
+        auto it = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const FormatChoice& c) { return f == c.key; });
+        if (it == std::end(kFormats)) {
+            std::string known;
+            for (const FormatChoice& c : kFormats) known += std::string(known.empty() ? "" : ", ") + c.key;
+            std::fprintf(stderr, "vkspd-bench: --formats: unknown %s (%s)\n", f.c_str(), known.c_str());
+            return 2;
+        }
+        lists->formats.push_back(it->format);
+    }
+    return -1;
+}
 
-    // Occupancy of each variant (issue 7), from a device of its own with
-    // VK_KHR_pipeline_executable_properties enabled where present, closed before anything is timed:
-    // the timed device and its pipelines are created exactly as without it.
+// Occupancy of each variant, from a device of its own with VK_KHR_pipeline_executable_properties
+// enabled where present, closed before anything is timed: the timed device and its pipelines are
+// created exactly as without it.
+std::vector<vkspd::OccupancyRecord> queryOccupancyAlone(int deviceIndex) {
     std::vector<vkspd::OccupancyRecord> occupancy;
-    {
-        Gpu sg = openGpu(deviceIndex, true);
-        vkspd::Context sc = createContext(sg);
-        vkspd::OccupancyQueryInfo q;
-        q.pipelineExecutableInfoEnabled = sg.pipelineStatistics;
-        if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &occupancy); !r.ok())
-            std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
-        vkspd::destroyContext(sc);
-        closeGpu(sg);
-    }
-    Gpu g = openGpu(deviceIndex);
+    Gpu sg = openGpu(deviceIndex, true);
+    vkspd::Context sc = createContext(sg);
+    vkspd::OccupancyQueryInfo q;
+    q.pipelineExecutableInfoEnabled = sg.pipelineStatistics;
+    if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &occupancy); !r.ok())
+        std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
+    vkspd::destroyContext(sc);
+    closeGpu(sg);
+    return occupancy;
+}
+
+// The timed device and what the run keeps on it.
+struct Bench {
+    Gpu g;
     VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
-    p2.pNext = &driver;
-    vkGetPhysicalDeviceProperties2(g.physical, &p2);
     vkspd::Context context = nullptr;
-    {
-        vkspd::ContextCreateInfo ci = contextInfoFor(g);
-        ci.skipDenormPreserve = skipDenormPreserve;
-        if (vkspd::Result r = vkspd::createContext(ci, &context); !r.ok()) {
-            std::fprintf(stderr, "vkspd-bench: %s\n", r.message.c_str());
-            return kGpuExitCode;
-        }
-    }
+    std::vector<vkspd::OccupancyRecord> occupancy;
+    Copier copier, evicter, streamer;
+
     // 16-bit float formats get the FP16 variant with half denormals preserved where the device
     // can (a record of its own); 8-bit formats the one without.
-    auto occupancyOf = [&](const Method& m, VkFormat format) -> const vkspd::OccupancyRecord* {
+    const vkspd::OccupancyRecord* occupancyOf(const Method& m, VkFormat format) const {
         if (m.kind != Method::SinglePass) return nullptr;
         vkspd::FormatInfo fi;
         vkspd::getFormatInfo(format, &fi);
@@ -932,8 +983,8 @@ int main(int argc, char** argv) {
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half && r.plainChain == plain) return &r;
         return nullptr;
-    };
-    auto occupancyText = [&](const Method& m, VkFormat format) -> std::string {
+    }
+    std::string occupancyText(const Method& m, VkFormat format) const {
         const vkspd::OccupancyRecord* r = occupancyOf(m, format);
         if (!r || r->source == vkspd::OccupancySource::NotAvailable) return "n/a";
         char text[64];
@@ -941,77 +992,134 @@ int main(int argc, char** argv) {
                       vkspd::limiterName(r->occupancy.limiter),
                       r->source == vkspd::OccupancySource::Computed ? " (computed)" : "");
         return text;
-    };
+    }
+};
 
-    Copier copier = makeCopier(g, kCopySpirv, sizeof(kCopySpirv), 4);
-    Copier evicter = evictByCopy ? copier : makeCopier(g, kEvictSpirv, sizeof(kEvictSpirv), 32);
-    Copier streamer = makeCopier(g, kStreamSpirv, sizeof(kStreamSpirv), 8);
-    Runner run(g);
+// Opens the timed device with its context and compute passes. Returns -1 to go on, else the exit
+// code (its message printed).
+int openBench(const Args& a, Bench* b) {
+    b->g = openGpu(a.deviceIndex);
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &b->driver;
+    vkGetPhysicalDeviceProperties2(b->g.physical, &p2);
+    vkspd::ContextCreateInfo ci = contextInfoFor(b->g);
+    ci.skipDenormPreserve = a.skipDenormPreserve;
+    if (vkspd::Result r = vkspd::createContext(ci, &b->context); !r.ok()) {
+        std::fprintf(stderr, "vkspd-bench: %s\n", r.message.c_str());
+        return kGpuExitCode;
+    }
+    b->copier = makeCopier(b->g, kCopySpirv, sizeof(kCopySpirv), 4);
+    b->evicter = a.evictByCopy ? b->copier : makeCopier(b->g, kEvictSpirv, sizeof(kEvictSpirv), 32);
+    b->streamer = makeCopier(b->g, kStreamSpirv, sizeof(kStreamSpirv), 8);
+    return -1;
+}
 
-    std::vector<std::pair<uint32_t, uint32_t>> sizes;
-    const std::string defaultSizes = "1920x1080,2560x1440,3840x2160,2047x2047,2048x2048,4095x4095,4096x4096,8192x8192,16384x16384";
-    for (const std::string& s : split(sizesArg.empty() ? defaultSizes : sizesArg)) {
-        uint32_t w = 0, h = 0;
-        if (std::sscanf(s.c_str(), "%ux%u", &w, &h) != 2 || !w || !h) {
-            std::fprintf(stderr, "vkspd-bench: --sizes: %s is not WxH\n", s.c_str());
-            return 2;
+// The methods timed on `s`: blit chain, one dispatch per level, the stream row, the general
+// kernel's variants, vkspd default, the tuning options and the plain-chain kernel.
+std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject& s, const vkspd::FormatInfo& fi) {
+    const Gpu& g = b.g;
+    const vkspd::Context context = b.context;
+    std::vector<Method> methods = {{"blit chain", Method::Blit},
+                                   {"dispatch per level", Method::PerLevel, vkspd::Precision::FP32}};
+    // A chain's bytes through one plain streaming dispatch, where one storage buffer
+    // descriptor holds its level 0.
+    if (streamBytes(s).first <= g.properties.limits.maxStorageBufferRange)
+        methods.push_back({"stream (chain bytes)", Method::Stream});
+    for (bool fp16 : {true, false}) {
+        if (fp16 && (!fi.fp16Capable || !g.fp16)) continue;
+        for (bool quad : {true, false}) {
+            Method m{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + (quad ? " quad" : " lds"), Method::SinglePass,
+                     fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
+                     quad ? vkspd::SubgroupPath::Quad : vkspd::SubgroupPath::LdsOnly};
+            methods.push_back(m);
         }
-        if (w > g.properties.limits.maxImageDimension2D || h > g.properties.limits.maxImageDimension2D) {
-            std::printf("skipping %ux%u: beyond maxImageDimension2D %u\n", w, h, g.properties.limits.maxImageDimension2D);
-            continue;
-        }
-        sizes.push_back({w, h});
     }
-    std::vector<uint32_t> columns;
-    for (const std::string& c : split(colsArg == "none" ? std::string() : colsArg)) {
-        const int n = std::atoi(c.c_str());
-        if (n < 1) {
-            std::fprintf(stderr, "vkspd-bench: --cols: %s is not a strip width (1 or more tiles)\n", c.c_str());
-            return 2;
+    // What generateMips does with every option left at Auto (the library's pick per vendor).
+    {
+        Method def{"vkspd default", Method::SinglePass};
+        def.fetch = vkspd::Fetch::Auto;
+        def.kernel = vkspd::Kernel::Auto;
+        vkspd::DispatchDescription d;
+        if (vkspd::describeDispatch(context, infoFor(s, def), &d).ok()) {
+            def.chosenFp16 = d.fp16;
+            def.chosenQuad = d.quad;
+            def.chosenPlain = d.plainChain;
+            def.name += std::string(" (") + (d.plainChain ? "plain " : "") + (d.fp16 ? "fp16" : "fp32") +
+                        (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
+                        (d.plainChain ? " tiles " + std::to_string(d.tilesPerGroup) : "") +
+                        (d.plainChain && d.tailTilesPerGroup != d.tilesPerGroup
+                             ? " tail " + std::to_string(d.tailTilesPerGroup)
+                             : "") +
+                        ")";
         }
-        columns.push_back(uint32_t(n));
+        methods.push_back(def);
     }
-    std::vector<uint32_t> tileCounts;
-    for (const std::string& c : split(tilesArg == "none" ? std::string() : tilesArg)) {
-        const int n = std::atoi(c.c_str());
-        if (n < 1 || n > int(vkspd::kMaxTilesPerGroup) || (n & (n - 1)) != 0) {
-            std::fprintf(stderr, "vkspd-bench: --tiles: %s is not a power of two from 1 to %u\n", c.c_str(),
-                         vkspd::kMaxTilesPerGroup);
-            return 2;
+    // The tuning options (issue 6) on the FP16 quad variant where it runs, else FP32 quad.
+    const bool fp16 = fi.fp16Capable && g.fp16;
+    const Method tuned{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + " quad", Method::SinglePass,
+                       fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32, vkspd::SubgroupPath::Quad};
+    Method linear = tuned;
+    linear.name += " linear";
+    linear.fetch = vkspd::Fetch::LinearSampler;
+    vkspd::DispatchDescription allowed;
+    if (vkspd::describeDispatch(context, infoFor(s, linear), &allowed).ok()) methods.push_back(linear);
+    for (uint32_t n : lists.columns) {
+        Method m = tuned;
+        m.name += " cols " + std::to_string(n);
+        m.groupColumns = n;
+        methods.push_back(m);
+    }
+    // The plain-chain kernel where the chain is plain: FP16 (where the format allows it)
+    // and FP32, linear-sampler fetch (where allowed) and loads, the library's tiles per
+    // group; then the tiles sweep on the FP16 (else FP32) linear (else load) variant.
+    {
+        std::vector<Method> plain;
+        for (bool half : {true, false}) {
+            if (half && !fp16) continue;
+            for (bool lin : {true, false}) {
+                Method m{std::string("vkspd plain ") + (half ? "fp16" : "fp32") + (lin ? " linear" : " load"),
+                         Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
+                         vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
+                m.kernel = vkspd::Kernel::PlainChain;
+                vkspd::DispatchDescription pd;
+                if (vkspd::describeDispatch(context, infoFor(s, m), &pd).ok()) plain.push_back(m);
+            }
         }
-        tileCounts.push_back(uint32_t(n));
+        if (!plain.empty()) {
+            const Method base = plain.front();
+            for (const Method& m : plain) methods.push_back(m);
+            for (uint32_t n : lists.tileCounts) {
+                Method m = base;
+                m.name += " tiles " + std::to_string(n);
+                m.tilesPerGroup = n;
+                methods.push_back(m);
+            }
+        }
     }
+    return methods;
+}
+
+// Subjects and items (the copy floor first); each vkspd method verified against the reference
+// before timing.
+void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists, std::vector<Subject>* subjects,
+                  std::vector<Item>* items) {
+    const Gpu& g = b.g;
     auto wanted = [&](const std::string& name) {
-        if (methodsArg.empty()) return true;
-        for (const std::string& part : split(methodsArg))
+        if (a.methodsArg.empty()) return true;
+        for (const std::string& part : split(a.methodsArg))
             if (name.find(part) != std::string::npos) return true;
         return false;
     };
-    std::vector<VkFormat> formats;
-    for (const std::string& f : split(formatsArg)) {
-        auto it = std::find_if(std::begin(kFormats), std::end(kFormats), [&](const FormatChoice& c) { return f == c.key; });
-        if (it == std::end(kFormats)) {
-            std::string known;
-            for (const FormatChoice& c : kFormats) known += std::string(known.empty() ? "" : ", ") + c.key;
-            std::fprintf(stderr, "vkspd-bench: --formats: unknown %s (%s)\n", f.c_str(), known.c_str());
-            return 2;
-        }
-        formats.push_back(it->format);
-    }
-
-    // Subjects and items; each vkspd method verified against the reference before timing.
-    std::vector<Subject> subjects;
-    std::vector<Item> items;
     double preparation = 0;  // seconds of level 0, references and checks
     Item copyItem;
     copyItem.subject = SIZE_MAX;
     copyItem.method = {"compute copy", Method::SinglePass};
-    items.push_back(copyItem);
-    for (VkFormat f : formats) {
+    items->push_back(copyItem);
+    for (VkFormat f : lists.formats) {
         vkspd::FormatInfo fi;
         vkspd::getFormatInfo(f, &fi);
-        for (auto [w, h] : sizes) {
-            Subject s{f, w, h, std::min(vkspd::fullMipCount(w, h), levelsBelow + 1)};
+        for (auto [w, h] : lists.sizes) {
+            Subject s{f, w, h, std::min(vkspd::fullMipCount(w, h), a.levelsBelow + 1)};
             VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
             ii.imageType = VK_IMAGE_TYPE_2D;
             ii.format = f;
@@ -1031,102 +1139,25 @@ int main(int argc, char** argv) {
             s.level0Bytes = double(w) * h * fi.bytesPerTexel;
             const auto started = std::chrono::steady_clock::now();
             std::vector<uint8_t> level0 = fillLevel0(run, s);
-            subjects.push_back(s);
-            const size_t index = subjects.size() - 1;
+            subjects->push_back(s);
+            const size_t index = subjects->size() - 1;
             const auto filled = std::chrono::steady_clock::now();
             // The reference from level 0 as uploaded.
-            const Check check = sampledOnly || size_t(w) * h > kFullCheckTexels ? sampledCheck(s, level0) : fullCheck(s, level0);
+            const Check check = a.sampledOnly || size_t(w) * h > kFullCheckTexels ? sampledCheck(s, level0) : fullCheck(s, level0);
             level0 = std::vector<uint8_t>();
             const auto referenced = std::chrono::steady_clock::now();
 
-            std::vector<Method> methods = {{"blit chain", Method::Blit},
-                                           {"dispatch per level", Method::PerLevel, vkspd::Precision::FP32}};
-            // A chain's bytes through one plain streaming dispatch, where one storage buffer
-            // descriptor holds its level 0.
-            if (streamBytes(s).first <= g.properties.limits.maxStorageBufferRange)
-                methods.push_back({"stream (chain bytes)", Method::Stream});
-            for (bool fp16 : {true, false}) {
-                if (fp16 && (!fi.fp16Capable || !g.fp16)) continue;
-                for (bool quad : {true, false}) {
-                    Method m{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + (quad ? " quad" : " lds"), Method::SinglePass,
-                             fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
-                             quad ? vkspd::SubgroupPath::Quad : vkspd::SubgroupPath::LdsOnly};
-                    methods.push_back(m);
-                }
-            }
-            // What generateMips does with every option left at Auto (the library's pick per vendor).
-            {
-                Method def{"vkspd default", Method::SinglePass};
-                def.fetch = vkspd::Fetch::Auto;
-                def.kernel = vkspd::Kernel::Auto;
-                vkspd::DispatchDescription d;
-                if (vkspd::describeDispatch(context, infoFor(s, def), &d).ok()) {
-                    def.chosenFp16 = d.fp16;
-                    def.chosenQuad = d.quad;
-                    def.chosenPlain = d.plainChain;
-                    def.name += std::string(" (") + (d.plainChain ? "plain " : "") + (d.fp16 ? "fp16" : "fp32") +
-                                (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
-                                (d.plainChain ? " tiles " + std::to_string(d.tilesPerGroup) : "") +
-                                (d.plainChain && d.tailTilesPerGroup != d.tilesPerGroup
-                                     ? " tail " + std::to_string(d.tailTilesPerGroup)
-                                     : "") +
-                                ")";
-                }
-                methods.push_back(def);
-            }
-            // The tuning options (issue 6) on the FP16 quad variant where it runs, else FP32 quad.
-            const bool fp16 = fi.fp16Capable && g.fp16;
-            const Method tuned{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + " quad", Method::SinglePass,
-                               fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32, vkspd::SubgroupPath::Quad};
-            Method linear = tuned;
-            linear.name += " linear";
-            linear.fetch = vkspd::Fetch::LinearSampler;
-            vkspd::DispatchDescription allowed;
-            if (vkspd::describeDispatch(context, infoFor(s, linear), &allowed).ok()) methods.push_back(linear);
-            for (uint32_t n : columns) {
-                Method m = tuned;
-                m.name += " cols " + std::to_string(n);
-                m.groupColumns = n;
-                methods.push_back(m);
-            }
-            // The plain-chain kernel where the chain is plain: FP16 (where the format allows it)
-            // and FP32, linear-sampler fetch (where allowed) and loads, the library's tiles per
-            // group; then the tiles sweep on the FP16 (else FP32) linear (else load) variant.
-            {
-                std::vector<Method> plain;
-                for (bool half : {true, false}) {
-                    if (half && !fp16) continue;
-                    for (bool lin : {true, false}) {
-                        Method m{std::string("vkspd plain ") + (half ? "fp16" : "fp32") + (lin ? " linear" : " load"),
-                                 Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
-                                 vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
-                        m.kernel = vkspd::Kernel::PlainChain;
-                        vkspd::DispatchDescription pd;
-                        if (vkspd::describeDispatch(context, infoFor(s, m), &pd).ok()) plain.push_back(m);
-                    }
-                }
-                if (!plain.empty()) {
-                    const Method base = plain.front();
-                    for (const Method& m : plain) methods.push_back(m);
-                    for (uint32_t n : tileCounts) {
-                        Method m = base;
-                        m.name += " tiles " + std::to_string(n);
-                        m.tilesPerGroup = n;
-                        methods.push_back(m);
-                    }
-                }
-            }
-            for (const Method& m : methods) {
+            for (const Method& m : methodsFor(b, lists, s, fi)) {
                 if (!wanted(m.name)) continue;
                 Item it;
                 it.subject = index;
                 it.method = m;
                 if (m.kind != Method::Blit && m.kind != Method::Stream) {
-                    it.verified = verify(run, context, s, m, check, &it.worstError);
+                    it.verified = verify(run, b.context, s, m, check, &it.worstError);
                     if (!it.verified)
                         std::printf("VERIFY FAILED: %s %ux%u %s (worst %g)\n", formatName(f).c_str(), w, h, m.name.c_str(), it.worstError);
                 }
-                items.push_back(it);
+                items->push_back(it);
             }
             const auto verified = std::chrono::steady_clock::now();
             auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
@@ -1139,10 +1170,50 @@ int main(int argc, char** argv) {
     }
 
     std::printf("preparation (level 0, references, checks): %.2f s\n", preparation);
+}
 
+// What the timed rounds measured besides each item's timings.
+struct Rounds {
+    uint32_t warmup = 3;  // untimed repetitions before the timed ones
+    VkDeviceSize copyBytes = 0;
+    std::vector<std::vector<double>> probeGBs;
+    double probeBestGBs = 0;
+    vkspd_tools::WarmupReport steady;  // The warm-up to a steady state before the first round.
+    bool clockAvailable = false;
+    std::string clockNote;
+    uint32_t clockAfterTimingMhz = 0;
+};
+
+// Brings the GPU to a steady state with the copy floor's copy (vkspd_tools::warmUp).
+void warmUpGpu(const Bench& b, const Buffer& from, const Buffer& to, VkDeviceSize bytes,
+               const vkspd_tools::SmClock& clock, Rounds* rounds) {
+    const Copier& copier = b.copier;
+    auto copy = [&](VkCommandBuffer cmd, std::string*) {
+        copier.record(cmd, from, to, bytes);
+        fullBarrier(cmd);
+        return true;
+    };
+    std::string reason;
+    if (!vkspd_tools::warmUp(b.g, copy, vkspd_tools::WarmupRule{}, clock.available() ? &clock : nullptr,
+                             &rounds->steady, &reason)) {
+        std::fprintf(stderr, "vkspd-bench: %s\n", reason.c_str());
+        std::exit(kGpuExitCode);
+    }
+}
+
+// The timed rounds: every item, interleaved, the L2 evicted before each (its second half timed:
+// the read probes), after the warm-up to a steady state and `rounds->warmup` untimed rounds.
+void timeItems(const Bench& b, Runner& run, const Args& a, const std::vector<Subject>& subjects,
+               std::vector<Item>& items, Rounds* rounds) {
+    const Gpu& g = b.g;
+    const vkspd::Context context = b.context;
+    const Copier &copier = b.copier, &evicter = b.evicter, &streamer = b.streamer;
+    const uint32_t copyMib = a.copyMib, evictMib = a.evictMib, reps = a.reps;
+    const bool evictByCopy = a.evictByCopy;
     // The floor: a compute copy of copyMib MiB; the L2 eviction: a read of evictMib MiB elsewhere
     // (with --evict copy, a copy to a buffer of its own).
     const VkDeviceSize copyBytes = VkDeviceSize(copyMib) << 20, evictBytes = VkDeviceSize(evictMib) << 20;
+    rounds->copyBytes = copyBytes;
     Buffer copyFrom = makeBuffer(g, copyBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     Buffer copyTo = makeBuffer(g, copyBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
     Buffer evictFrom = makeBuffer(g, evictBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, false);
@@ -1178,9 +1249,9 @@ int main(int argc, char** argv) {
     qpi.queryCount = uint32_t(2 * items.size() + 2 * (items.size() + 1));
     VkQueryPool queries;
     CHECK_VK(vkCreateQueryPool(g.device, &qpi, nullptr, &queries));
-    const uint32_t warmup = 3;
+    const uint32_t warmup = rounds->warmup;
     std::vector<uint64_t> stamps(qpi.queryCount);
-    std::vector<std::vector<double>> probeGBs;
+    std::vector<std::vector<double>>& probeGBs = rounds->probeGBs;
     const uint32_t probeBase = uint32_t(2 * items.size());
     const double probeBytes = double(evictBytes - evictBytes / 2) * (evictByCopy ? 2.0 : 1.0);
     // The eviction in two halves, the second timed: the first takes the writeback of the dirty
@@ -1196,6 +1267,12 @@ int main(int argc, char** argv) {
         fullBarrier(cmd);
         vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, probeBase + uint32_t(2 * p + 1));
     };
+    // An idle GPU runs at a low clock: the copy is repeated until its timings are steady first.
+    vkspd_tools::SmClock clock;
+    vkspd_tools::openSmClock(g, &clock);
+    rounds->clockAvailable = clock.available();
+    rounds->clockNote = clock.note();
+    warmUpGpu(b, copyFrom, copyTo, copyBytes, clock, rounds);
     for (uint32_t rep = 0; rep < warmup + reps; ++rep) {
         VkCommandBuffer cmd = run.begin();
         vkCmdResetQueryPool(cmd, queries, 0, qpi.queryCount);
@@ -1226,11 +1303,40 @@ int main(int argc, char** argv) {
             probeGBs.back().push_back(probeBytes / (std::max(us, 1e-3) * 1e-6) * 1e-9);
         }
     }
-    const double probeBestGBs = vkspd_bench::bestProbe(probeGBs);
+    rounds->clockAfterTimingMhz = clock.readMhz();
+    rounds->probeBestGBs = vkspd_bench::bestProbe(probeGBs);
     for (size_t i = 0; i < items.size(); ++i)
-        items[i].timings = vkspd_bench::keepCleanTimings(items[i].us, probeGBs, i, probeBestGBs);
+        items[i].timings = vkspd_bench::keepCleanTimings(items[i].us, probeGBs, i, rounds->probeBestGBs);
+}
 
-    // Report.
+// The warm-up's fields of bench.json (each line starts ",\n  ").
+std::string steadyJson(const Rounds& r) {
+    const vkspd_tools::WarmupProgress& w = r.steady.progress;
+    std::ostringstream json;
+    json << ",\n  \"warmup_steady\": " << (r.steady.verdict == vkspd_tools::WarmupVerdict::Steady ? "true" : "false")
+         << ",\n  \"warmup_ms\": " << w.spanMs << ",\n  \"warmup_gpu_ms\": " << w.gpuMs
+         << ",\n  \"warmup_calls\": " << w.calls << ",\n  \"warmup_last_medians_us\": [" << w.previousMedianUs << ", "
+         << w.medianUs << "]";
+    if (r.clockAvailable)
+        json << ",\n  \"sm_clock_mhz\": {\"before_warmup\": " << r.steady.clockBeforeMhz
+             << ", \"after_warmup\": " << r.steady.clockAfterMhz << ", \"after_timing\": " << r.clockAfterTimingMhz << "}";
+    else
+        json << ",\n  \"sm_clock_mhz\": null";
+    if (!r.clockNote.empty()) json << ",\n  \"sm_clock_note\": \"" << r.clockNote << "\"";
+    return json.str();
+}
+
+// The report: the table on standard output, and with --out the CSV, JSON and SVG files. Returns
+// the exit code: 1 if a check failed or a file could not be written.
+int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<Subject>& subjects,
+           const std::vector<Item>& items, const Rounds& rounds) {
+    const Gpu& g = b.g;
+    const VkPhysicalDeviceDriverProperties& driver = b.driver;
+    const uint32_t copyMib = a.copyMib, evictMib = a.evictMib, reps = a.reps, warmup = rounds.warmup;
+    const bool evictByCopy = a.evictByCopy;
+    const VkDeviceSize copyBytes = rounds.copyBytes;
+    const double probeBestGBs = rounds.probeBestGBs;
+    const std::string& outDir = a.outDir;
     // The copy reads and writes copyBytes: GB/s of a copy timed at `us`.
     auto copyGBsAt = [&](double us) { return 2.0 * double(copyBytes) / (us * 1e-6) * 1e-9; };
     const double copyMedian = median(items[0].timings.kept);
@@ -1240,6 +1346,16 @@ int main(int argc, char** argv) {
     std::strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     std::printf("\n%s (%s %s), %s, %u repetitions after %u warm-up, L2 evicted before each item\n",
                 g.properties.deviceName, driver.driverName, driver.driverInfo, date, reps, warmup);
+    const vkspd_tools::WarmupProgress& steady = rounds.steady.progress;
+    std::printf("GPU (the floor's copy): %s\n",
+                vkspd_tools::warmupSummary(vkspd_tools::WarmupRule{}, steady, rounds.steady.verdict).c_str());
+    const std::string clockNote = rounds.clockNote.empty() ? "" : " (" + rounds.clockNote + ")";
+    if (rounds.clockAvailable)
+        std::printf("SM clock: %u MHz before the warm-up, %u MHz after it, %u MHz after timing%s\n",
+                    rounds.steady.clockBeforeMhz, rounds.steady.clockAfterMhz, rounds.clockAfterTimingMhz,
+                    clockNote.c_str());
+    else
+        std::printf("SM clock: not available%s\n", clockNote.c_str());
     std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB %s before each item\n",
                 copyGBs, copyMib, copyMedian, evictMib, evictByCopy ? "copied (--evict copy)" : "read");
     // The floor is timed in every repetition with the other items, so its spread shows a GPU whose
@@ -1261,14 +1377,23 @@ int main(int argc, char** argv) {
                 floorLowGBs, floorHighGBs, probeBestGBs, leftOut, allTimings,
                 unsteady ? " -- WARNING: some items kept too few clean timings, marked '!': do not compare these figures"
                          : "");
-    std::printf("DenormPreserve: %s\n\n", skipDenormPreserve ? "off (--no-denorm-preserve)"
-                                                              : "added where the device supports it");
+    std::printf("DenormPreserve: %s\n\n", a.skipDenormPreserve ? "off (--no-denorm-preserve)"
+                                                                : "added where the device supports it");
     std::printf("%-22s %-12s %-44s %10s %10s %8s %8s %8s %-9s %-28s %s\n", "format", "size", "method", "median us", "min us",
                 "GB/s", "% floor", "x blit", "clean", "occupancy", "check");
+    // Every CSV row ends with the run's warm-up and SM clocks (empty where not read).
+    auto clockCsv = [](bool available, uint32_t mhz) { return available ? std::to_string(mhz) : std::string(); };
+    std::ostringstream steadyCsv;
+    steadyCsv << ',' << (rounds.steady.verdict == vkspd_tools::WarmupVerdict::Steady ? "yes" : "no") << ','
+              << steady.spanMs << ',' << steady.calls << ',' << clockCsv(rounds.clockAvailable, rounds.steady.clockBeforeMhz)
+              << ',' << clockCsv(rounds.clockAvailable, rounds.steady.clockAfterMhz) << ','
+              << clockCsv(rounds.clockAvailable, rounds.clockAfterTimingMhz);
     std::ostringstream csv, json;
-    csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error,occupancy,clean_timings,timings\n";
+    csv << "gpu,driver,date,format,width,height,method,median_us,min_us,effective_gbs,percent_of_floor,speedup_vs_blit,verified,worst_error,occupancy,clean_timings,timings,"
+           "warmup_steady,warmup_ms,warmup_calls,sm_clock_mhz_before_warmup,sm_clock_mhz_after_warmup,sm_clock_mhz_after_timing\n";
     json << "{\n  \"gpu\": \"" << g.properties.deviceName << "\",\n  \"driver\": \"" << driver.driverName << ' '
          << driver.driverInfo << "\",\n  \"date\": \"" << date << "\",\n  \"repetitions\": " << reps
+         << steadyJson(rounds)
          << ",\n  \"copy_floor_gbs\": " << copyGBs << ",\n  \"copy_floor_low_gbs\": " << floorLowGBs
          << ",\n  \"copy_floor_high_gbs\": " << floorHighGBs << ",\n  \"read_probe_best_gbs\": " << probeBestGBs
          << ",\n  \"timings_left_out\": " << leftOut
@@ -1293,14 +1418,14 @@ int main(int argc, char** argv) {
                                   : it.method.kind == Method::PerLevel ? "ok (rounds per level)"
                                                                        : "ok";
         allVerified = allVerified && (it.method.kind == Method::Blit || it.verified);
-        const std::string occ = it.method.kind == Method::SinglePass ? occupancyText(it.method, s.format) : "-";
+        const std::string occ = it.method.kind == Method::SinglePass ? b.occupancyText(it.method, s.format) : "-";
         std::printf("%-22s %5ux%-6u %-44s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-9s %-28s %s\n", formatName(s.format).c_str(),
                     s.width, s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, cleanText.c_str(),
                     occ.c_str(), check.c_str());
         csv << '"' << g.properties.deviceName << "\",\"" << driver.driverName << ' ' << driver.driverInfo << "\"," << date << ','
             << formatName(s.format) << ',' << s.width << ',' << s.height << ',' << it.method.name << ',' << med << ',' << mn
             << ',' << gbs << ',' << pct << ',' << blitMedian / med << ',' << check << ',' << it.worstError << ",\"" << occ
-            << "\"," << clean << ',' << it.us.size() << '\n';
+            << "\"," << clean << ',' << it.us.size() << steadyCsv.str() << '\n';
         json << (first ? "" : ",\n") << "    {\"format\": \"" << formatName(s.format) << "\", \"width\": " << s.width
              << ", \"height\": " << s.height << ", \"method\": \"" << it.method.name << "\", \"median_us\": " << med
              << ", \"min_us\": " << mn << ", \"effective_gbs\": " << gbs << ", \"percent_of_floor\": " << pct
@@ -1318,9 +1443,9 @@ int main(int argc, char** argv) {
             f.close();
             written = written && bool(f);
         }
-        for (VkFormat f : formats) {
+        for (VkFormat f : lists.formats) {
             std::vector<std::string> sizeNames;
-            for (auto [w, h] : sizes) sizeNames.push_back(std::to_string(w) + "x" + std::to_string(h));
+            for (auto [w, h] : lists.sizes) sizeNames.push_back(std::to_string(w) + "x" + std::to_string(h));
             std::vector<std::pair<std::string, std::vector<double>>> lines;
             for (size_t i = 1; i < items.size(); ++i) {
                 const Item& it = items[i];
@@ -1342,4 +1467,35 @@ int main(int argc, char** argv) {
         std::printf("\nwrote %s/bench.csv, bench.json and bench-<format>.svg\n", outDir.c_str());
     }
     return allVerified ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Args args;
+    if (int code = parseArgs(argc, argv, &args); code >= 0) return code;
+
+    // The output folder is made (or refused) before anything runs.
+    if (!args.outDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(args.outDir, ec);
+        if (ec) {
+            std::fprintf(stderr, "vkspd-bench: --out %s: cannot create the folder: %s\n", args.outDir.c_str(), ec.message().c_str());
+            return 2;
+        }
+    }
+
+    Bench bench;
+    bench.occupancy = queryOccupancyAlone(args.deviceIndex);
+    if (int code = openBench(args, &bench); code >= 0) return code;
+    Runner run(bench.g);
+    Lists lists;
+    if (int code = parseLists(args, bench.g, &lists); code >= 0) return code;
+
+    std::vector<Subject> subjects;
+    std::vector<Item> items;
+    prepareItems(bench, run, args, lists, &subjects, &items);
+    Rounds rounds;
+    timeItems(bench, run, args, subjects, items, &rounds);
+    return report(bench, args, lists, subjects, items, rounds);
 }

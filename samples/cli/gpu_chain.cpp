@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace vkspd_cli {
 
@@ -116,23 +117,13 @@ bool runDebugMap(const Gpu& g, vkspd::Context context, const vkspd::MipGenInfo& 
     return true;
 }
 
-}  // namespace
-
-bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, ChainResult* out,
-              std::string* reason, int* exitCode) {
-    *exitCode = kExitVulkan;
-    vkspd::FormatInfo fi;
-    if (!vkspd::getFormatInfo(req.format, &fi)) {
-        *reason = "format " + std::to_string(int(req.format)) + " is not one this build of the library supports";
-        return false;
-    }
-    const uint32_t width = req.width, height = req.height;
-    const uint32_t levels = vkspd::fullMipCount(width, height);
-
-    // Usage and flags for the fastest path the format allows on this device: STORAGE for the
-    // single pass (through the UNORM twin of an sRGB format: MUTABLE_FORMAT, and EXTENDED_USAGE
-    // where the sRGB format itself cannot be a storage image), else COLOR_ATTACHMENT for the
-    // library's render-pass fallback, else the blit chain.
+// The image's usage and create flags for the fastest path the format allows on this device:
+// STORAGE for the single pass (through the UNORM twin of an sRGB format: MUTABLE_FORMAT, and
+// EXTENDED_USAGE where the sRGB format itself cannot be a storage image), else COLOR_ATTACHMENT
+// for the library's render-pass fallback, else the blit chain. Checks that such an image of the
+// requested size can be made.
+bool planImage(const Gpu& g, const ChainRequest& req, const vkspd::FormatInfo& fi, uint32_t levels, ChainResult* out,
+               std::string* reason, int* exitCode) {
     const VkFormat storageFormat = fi.storageFormat != VK_FORMAT_UNDEFINED ? fi.storageFormat : req.format;
     VkFormatProperties own{}, twin{};
     vkGetPhysicalDeviceFormatProperties(g.physical, req.format, &own);
@@ -161,93 +152,83 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
                   g.properties.deviceName;
         return false;
     }
-    if (width > ifp.maxExtent.width || height > ifp.maxExtent.height || levels > ifp.maxMipLevels) {
-        *reason = std::to_string(width) + "x" + std::to_string(height) + " exceeds the largest " + fi.name +
+    if (req.width > ifp.maxExtent.width || req.height > ifp.maxExtent.height || levels > ifp.maxMipLevels) {
+        *reason = std::to_string(req.width) + "x" + std::to_string(req.height) + " exceeds the largest " + fi.name +
                   " image on this device (" + std::to_string(ifp.maxExtent.width) + "x" +
                   std::to_string(ifp.maxExtent.height) + ")";
         *exitCode = kExitBadInput;
         return false;
     }
+    return true;
+}
 
-    Resources res(g, context);
+// The device-local image with every level.
+bool createImage(const Gpu& g, const ChainRequest& req, uint32_t levels, const ChainResult& out, Resources* res,
+                 std::string* reason) {
     VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ii.flags = flags;
+    ii.flags = out.createFlags;
     ii.imageType = VK_IMAGE_TYPE_2D;
     ii.format = req.format;
-    ii.extent = {width, height, 1};
+    ii.extent = {req.width, req.height, 1};
     ii.mipLevels = levels;
     ii.arrayLayers = 1;
     ii.samples = VK_SAMPLE_COUNT_1_BIT;
     ii.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ii.usage = usage;
-    if ((vr = vkCreateImage(g.device, &ii, nullptr, &res.image)) != VK_SUCCESS) {
+    ii.usage = out.usage;
+    VkResult vr;
+    if ((vr = vkCreateImage(g.device, &ii, nullptr, &res->image)) != VK_SUCCESS) {
         *reason = vkError("vkCreateImage", vr);
         return false;
     }
     VkMemoryRequirements mr;
-    vkGetImageMemoryRequirements(g.device, res.image, &mr);
-    if ((vr = vkspd_tools::tryAllocate(g, mr, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &res.imageMemory)) != VK_SUCCESS ||
-        (vr = vkBindImageMemory(g.device, res.image, res.imageMemory, 0)) != VK_SUCCESS) {
+    vkGetImageMemoryRequirements(g.device, res->image, &mr);
+    if ((vr = vkspd_tools::tryAllocate(g, mr, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &res->imageMemory)) != VK_SUCCESS ||
+        (vr = vkBindImageMemory(g.device, res->image, res->imageMemory, 0)) != VK_SUCCESS) {
         *reason = vkError("allocating the image", vr);
         return false;
     }
+    return true;
+}
 
+// The host-visible buffer the chain goes through, level 0 copied in; out->offsets of each level.
+bool createStaging(const Gpu& g, const ChainRequest& req, const vkspd::FormatInfo& fi, uint32_t levels,
+                   Resources* res, ChainResult* out, void** mapped, size_t* total, std::string* reason) {
     out->levels = levels;
     out->offsets.clear();
-    size_t total = 0;
+    *total = 0;
     for (uint32_t l = 0; l < levels; ++l) {
-        out->offsets.push_back(total);
-        total += size_t(vkspd::mipExtent(width, l)) * vkspd::mipExtent(height, l) * fi.bytesPerTexel;
+        out->offsets.push_back(*total);
+        *total += size_t(vkspd::mipExtent(req.width, l)) * vkspd::mipExtent(req.height, l) * fi.bytesPerTexel;
     }
     VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bi.size = total;
+    bi.size = *total;
     bi.usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    if ((vr = vkCreateBuffer(g.device, &bi, nullptr, &res.staging)) != VK_SUCCESS) {
+    VkResult vr;
+    if ((vr = vkCreateBuffer(g.device, &bi, nullptr, &res->staging)) != VK_SUCCESS) {
         *reason = vkError("vkCreateBuffer", vr);
         return false;
     }
-    vkGetBufferMemoryRequirements(g.device, res.staging, &mr);
-    void* mapped = nullptr;
+    VkMemoryRequirements mr;
+    vkGetBufferMemoryRequirements(g.device, res->staging, &mr);
     if ((vr = vkspd_tools::tryAllocate(g, mr, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                                       &res.stagingMemory)) != VK_SUCCESS ||
-        (vr = vkBindBufferMemory(g.device, res.staging, res.stagingMemory, 0)) != VK_SUCCESS ||
-        (vr = vkMapMemory(g.device, res.stagingMemory, 0, VK_WHOLE_SIZE, 0, &mapped)) != VK_SUCCESS) {
+                                       &res->stagingMemory)) != VK_SUCCESS ||
+        (vr = vkBindBufferMemory(g.device, res->staging, res->stagingMemory, 0)) != VK_SUCCESS ||
+        (vr = vkMapMemory(g.device, res->stagingMemory, 0, VK_WHOLE_SIZE, 0, mapped)) != VK_SUCCESS) {
         *reason = vkError("allocating the staging buffer", vr);
         return false;
     }
-    std::memcpy(mapped, req.level0->data(), out->offsets.size() > 1 ? out->offsets[1] : total);
+    std::memcpy(*mapped, req.level0->data(), out->offsets.size() > 1 ? out->offsets[1] : *total);
+    return true;
+}
 
-    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-    pci.queueFamilyIndex = g.family;
-    VkCommandBuffer cmd = VK_NULL_HANDLE;
-    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    cai.commandBufferCount = 1;
-    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    if ((vr = vkCreateCommandPool(g.device, &pci, nullptr, &res.pool)) != VK_SUCCESS ||
-        (cai.commandPool = res.pool, vr = vkAllocateCommandBuffers(g.device, &cai, &cmd)) != VK_SUCCESS ||
-        (vr = vkBeginCommandBuffer(cmd, &begin)) != VK_SUCCESS) {
-        *reason = vkError("creating a command buffer", vr);
-        return false;
-    }
-
-    vkspd_tools::imageBarrier(cmd, res.image, levels, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                              VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                              VK_ACCESS_TRANSFER_WRITE_BIT);
-    VkBufferImageCopy up{};
-    up.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
-    up.imageExtent = {width, height, 1};
-    vkCmdCopyBufferToImage(cmd, res.staging, res.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &up);
-    // The readback below overwrites the staging bytes the upload reads (write after read).
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
-                         nullptr, 0, nullptr);
-
+// The whole chain of the request, from TRANSFER_DST (level 0 uploaded) to TRANSFER_SRC.
+vkspd::MipGenInfo chainInfo(const ChainRequest& req, const ChainResult& out, VkImage image, uint32_t levels) {
     vkspd::MipGenInfo info;
-    info.image = res.image;
+    info.image = image;
     info.format = req.format;
-    info.usage = usage;
-    info.createFlags = flags;
-    info.extent = {width, height};
+    info.usage = out.usage;
+    info.createFlags = out.createFlags;
+    info.extent = {req.width, req.height};
     info.imageMipLevels = levels;
     info.before = {VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT};
     info.after = {VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
@@ -260,6 +241,24 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     info.tilesPerGroup = req.tilesPerGroup;
     info.tailTiles = req.tailTiles;
     info.tailTilesPerGroup = req.tailTilesPerGroup;
+    return info;
+}
+
+// Records into `cmd` (begun): level 0 uploaded, the chain generated, every level read back into
+// the staging buffer.
+bool recordChain(vkspd::Context context, VkCommandBuffer cmd, const ChainRequest& req, const Resources& res,
+                 const vkspd::MipGenInfo& info, ChainResult* out, std::string* reason) {
+    const uint32_t levels = info.imageMipLevels;
+    vkspd_tools::imageBarrier(cmd, res.image, levels, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                              VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                              VK_ACCESS_TRANSFER_WRITE_BIT);
+    VkBufferImageCopy up{};
+    up.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+    up.imageExtent = {req.width, req.height, 1};
+    vkCmdCopyBufferToImage(cmd, res.staging, res.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &up);
+    // The readback below overwrites the staging bytes the upload reads (write after read).
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                         nullptr, 0, nullptr);
     if (vkspd::Result r = vkspd::describeDispatch(context, info, &out->dispatch); !r.ok()) {
         *reason = r.message;
         return false;
@@ -272,7 +271,7 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
         VkBufferImageCopy down{};
         down.bufferOffset = out->offsets[l];
         down.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1};
-        down.imageExtent = {vkspd::mipExtent(width, l), vkspd::mipExtent(height, l), 1};
+        down.imageExtent = {vkspd::mipExtent(req.width, l), vkspd::mipExtent(req.height, l), 1};
         vkCmdCopyImageToBuffer(cmd, res.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, res.staging, 1, &down);
     }
     VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -280,6 +279,185 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
                          0, nullptr);
+    return true;
+}
+
+// The SM clock of the process's device, opened on first use (the CLI runs on one device).
+const vkspd_tools::SmClock& smClockOf(const Gpu& g) {
+    static vkspd_tools::SmClock clock;
+    static bool opened = false;
+    if (!opened) {
+        opened = true;
+        vkspd_tools::openSmClock(g, &clock);
+    }
+    return clock;
+}
+
+// What --bench and --bench-cold share: the finished chain, its dispatch repeated with the image in
+// GENERAL (timing the dispatch, not layout transitions), timestamps around each.
+struct BenchSetup {
+    const Gpu& g;
+    vkspd::Context context;
+    Resources& res;
+    VkCommandBuffer cmd;
+    const VkCommandBufferBeginInfo& begin;
+    vkspd::MipGenInfo again;  // The chain, GENERAL before and after.
+    double chainBytes;        // Level 0 read + levels 1.. written.
+    const vkspd_tools::SmClock* clock;  // Null where the SM clock cannot be read.
+
+    double gbPerSecond(double us) const { return us > 0 ? chainBytes / (us * 1e-6) * 1e-9 : 0; }
+
+    // Records `calls` timed dispatches into `cmd` (reset and begun here, ended).
+    bool recordTimed(uint32_t calls, VkCommandBufferUsageFlags usage, std::string* reason) const {
+        VkCommandBufferBeginInfo b = begin;
+        b.flags = usage;
+        VkResult vr;
+        if ((vr = vkResetCommandPool(g.device, res.pool, 0)) != VK_SUCCESS ||
+            (vr = vkBeginCommandBuffer(cmd, &b)) != VK_SUCCESS) {
+            *reason = vkError("preparing --bench", vr);
+            return false;
+        }
+        vkCmdResetQueryPool(cmd, res.queries, 0, 2 * calls);
+        for (uint32_t r = 0; r < calls; ++r) {
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, res.queries, 2 * r);
+            if (vkspd::Result gr = vkspd::generateMips(context, cmd, again); !gr.ok()) {
+                *reason = gr.message;
+                return false;
+            }
+            vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, res.queries, 2 * r + 1);
+        }
+        if ((vr = vkEndCommandBuffer(cmd)) != VK_SUCCESS) {
+            *reason = vkError("preparing --bench", vr);
+            return false;
+        }
+        return true;
+    }
+
+    // Submits `cmd` (recorded), waits, and returns each call's GPU time.
+    bool runTimed(uint32_t calls, std::vector<double>* us, std::string* reason) const {
+        VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        si.commandBufferCount = 1;
+        si.pCommandBuffers = &cmd;
+        VkResult vr = vkQueueSubmit(g.queue, 1, &si, VK_NULL_HANDLE);
+        if (vr == VK_SUCCESS) vr = vkQueueWaitIdle(g.queue);
+        if (vr != VK_SUCCESS) {
+            *reason = vkError("running --bench", vr);
+            return false;
+        }
+        std::vector<uint64_t> stamps(2 * size_t(calls));
+        if ((vr = vkGetQueryPoolResults(g.device, res.queries, 0, 2 * calls, stamps.size() * 8, stamps.data(), 8,
+                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)) != VK_SUCCESS) {
+            *reason = vkError("vkGetQueryPoolResults", vr);
+            return false;
+        }
+        *us = vkspd_tools::callTimesUs(g, stamps, calls);
+        return true;
+    }
+};
+
+// The image from TRANSFER_SRC (the finished chain) to GENERAL, and the query pool for `calls`.
+bool prepareBench(const BenchSetup& b, uint32_t calls, std::string* reason) {
+    VkQueryPoolCreateInfo qpi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    qpi.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    qpi.queryCount = 2 * calls;
+    VkResult vr;
+    if ((vr = vkCreateQueryPool(b.g.device, &qpi, nullptr, &b.res.queries)) != VK_SUCCESS ||
+        (vr = vkResetCommandPool(b.g.device, b.res.pool, 0)) != VK_SUCCESS ||
+        (vr = vkBeginCommandBuffer(b.cmd, &b.begin)) != VK_SUCCESS) {
+        *reason = vkError("preparing --bench", vr);
+        return false;
+    }
+    vkspd_tools::imageBarrier(b.cmd, b.res.image, b.again.imageMipLevels, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                              VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
+                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    if ((vr = submitAndWait(b.g, b.cmd)) != VK_SUCCESS) {
+        *reason = vkError("running --bench", vr);
+        return false;
+    }
+    return true;
+}
+
+// --bench-cold: each dispatch alone, after kColdIdleMs with nothing on the GPU.
+bool runBenchCold(const BenchSetup& b, uint32_t runs, ColdBenchResult* cold, std::string* reason) {
+    if (!b.recordTimed(1, 0, reason)) return false;  // submitted again for every run
+    std::vector<double> us;
+    for (uint32_t r = 0; r < runs; ++r) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(kColdIdleMs));
+        if (b.clock) cold->clockMhz.push_back(b.clock->readMhz());
+        std::vector<double> one;
+        if (!b.runTimed(1, &one, reason)) return false;
+        us.push_back(one[0]);
+    }
+    cold->runs = runs;
+    cold->medianUs = vkspd_tools::medianOf(us);
+    cold->minUs = *std::min_element(us.begin(), us.end());
+    cold->maxUs = *std::max_element(us.begin(), us.end());
+    cold->gbPerSecond = b.gbPerSecond(cold->medianUs);
+    return true;
+}
+
+// --bench: the warm-up until steady, then `runs` dispatches timed back to back (recorded before
+// the warm-up, so they follow it without a pause).
+bool runBenchWarm(const BenchSetup& b, uint32_t runs, BenchResult* bench, std::string* reason) {
+    if (!b.recordTimed(runs, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT, reason)) return false;
+    const vkspd::Context context = b.context;
+    const vkspd::MipGenInfo& again = b.again;
+    auto call = [context, &again](VkCommandBuffer c, std::string* why) {
+        vkspd::Result r = vkspd::generateMips(context, c, again);
+        if (!r.ok()) *why = r.message;
+        return r.ok();
+    };
+    if (!vkspd_tools::warmUp(b.g, call, benchWarmupRule(), b.clock, &bench->warmup, reason)) return false;
+    std::vector<double> us;
+    if (!b.runTimed(runs, &us, reason)) return false;
+    bench->clockAfterTimingMhz = b.clock ? b.clock->readMhz() : 0;
+    bench->runs = runs;
+    bench->medianUs = vkspd_tools::medianOf(us);
+    bench->minUs = *std::min_element(us.begin(), us.end());
+    bench->gbPerSecond = b.gbPerSecond(bench->medianUs);
+    return true;
+}
+
+}  // namespace
+
+vkspd_tools::WarmupRule benchWarmupRule() { return vkspd_tools::WarmupRule{}; }
+
+bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, ChainResult* out,
+              std::string* reason, int* exitCode) {
+    *exitCode = kExitVulkan;
+    vkspd::FormatInfo fi;
+    if (!vkspd::getFormatInfo(req.format, &fi)) {
+        *reason = "format " + std::to_string(int(req.format)) + " is not one this build of the library supports";
+        return false;
+    }
+    const uint32_t levels = vkspd::fullMipCount(req.width, req.height);
+    if (!planImage(g, req, fi, levels, out, reason, exitCode)) return false;
+
+    Resources res(g, context);
+    void* mapped = nullptr;
+    size_t total = 0;
+    if (!createImage(g, req, levels, *out, &res, reason) ||
+        !createStaging(g, req, fi, levels, &res, out, &mapped, &total, reason))
+        return false;
+
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.queueFamilyIndex = g.family;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    VkCommandBufferAllocateInfo cai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    cai.commandBufferCount = 1;
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    VkResult vr;
+    if ((vr = vkCreateCommandPool(g.device, &pci, nullptr, &res.pool)) != VK_SUCCESS ||
+        (cai.commandPool = res.pool, vr = vkAllocateCommandBuffers(g.device, &cai, &cmd)) != VK_SUCCESS ||
+        (vr = vkBeginCommandBuffer(cmd, &begin)) != VK_SUCCESS) {
+        *reason = vkError("creating a command buffer", vr);
+        return false;
+    }
+
+    const vkspd::MipGenInfo info = chainInfo(req, *out, res.image, levels);
+    if (!recordChain(context, cmd, req, res, info, out, reason)) return false;
     const auto start = std::chrono::steady_clock::now();
     if ((vr = submitAndWait(g, cmd)) != VK_SUCCESS) {
         *reason = vkError("running the chain", vr);
@@ -292,59 +470,24 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     if (req.debugMap && !runDebugMap(g, context, info, req.smBuiltins, &res, cmd, begin, out, reason)) return false;
 
     out->bench = BenchResult{};
+    out->benchCold = ColdBenchResult{};
     out->benchNote.clear();
-    if (req.benchRuns == 0) return true;
+    if (req.benchRuns == 0 && req.benchColdRuns == 0) return true;
     if (g.timestampValidBits == 0) {
         out->benchNote = "the queue has no timestamps";
         return true;
     }
-    const uint32_t runs = kBenchWarmup + req.benchRuns;
-    VkQueryPoolCreateInfo qpi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    qpi.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    qpi.queryCount = 2 * runs;
-    if ((vr = vkCreateQueryPool(g.device, &qpi, nullptr, &res.queries)) != VK_SUCCESS ||
-        (vr = vkResetCommandPool(g.device, res.pool, 0)) != VK_SUCCESS ||
-        (vr = vkBeginCommandBuffer(cmd, &begin)) != VK_SUCCESS) {
-        *reason = vkError("preparing --bench", vr);
-        return false;
-    }
-    vkCmdResetQueryPool(cmd, res.queries, 0, 2 * runs);
-    // Time the dispatch, not layout transitions: the image stays in GENERAL between runs.
-    vkspd_tools::imageBarrier(cmd, res.image, levels, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
-                              VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT,
-                              VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                              VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    const vkspd_tools::SmClock& clock = smClockOf(g);
+    out->smClock = clock.available();
+    out->smClockNote = clock.note();
     vkspd::MipGenInfo again = info;
     again.before = again.after = {VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                   VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    for (uint32_t r = 0; r < runs; ++r) {
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, res.queries, 2 * r);
-        if (vkspd::Result gr = vkspd::generateMips(context, cmd, again); !gr.ok()) {
-            *reason = gr.message;
-            return false;
-        }
-        vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, res.queries, 2 * r + 1);
-    }
-    if ((vr = submitAndWait(g, cmd)) != VK_SUCCESS) {
-        *reason = vkError("running --bench", vr);
-        return false;
-    }
-    std::vector<uint64_t> stamps(2 * runs);
-    if ((vr = vkGetQueryPoolResults(g.device, res.queries, 0, 2 * runs, stamps.size() * 8, stamps.data(), 8,
-                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)) != VK_SUCCESS) {
-        *reason = vkError("vkGetQueryPoolResults", vr);
-        return false;
-    }
-    const uint64_t mask = g.timestampValidBits >= 64 ? ~uint64_t(0) : (uint64_t(1) << g.timestampValidBits) - 1;
-    std::vector<double> us;
-    for (uint32_t r = kBenchWarmup; r < runs; ++r)
-        us.push_back(double((stamps[2 * r + 1] - stamps[2 * r]) & mask) * g.properties.limits.timestampPeriod * 1e-3);
-    std::sort(us.begin(), us.end());
-    out->bench.runs = req.benchRuns;
-    out->bench.medianUs = us.size() % 2 ? us[us.size() / 2] : 0.5 * (us[us.size() / 2 - 1] + us[us.size() / 2]);
-    out->bench.minUs = us.front();
-    const double chainBytes = double(total);  // level 0 read + levels 1.. written
-    out->bench.gbPerSecond = out->bench.medianUs > 0 ? chainBytes / (out->bench.medianUs * 1e-6) * 1e-9 : 0;
+    const BenchSetup setup{g, context, res, cmd, begin, again, double(total), clock.available() ? &clock : nullptr};
+    if (!prepareBench(setup, std::max({req.benchRuns, req.benchColdRuns, 1u}), reason)) return false;
+    // Cold first: the GPU has only run the chain so far.
+    if (req.benchColdRuns && !runBenchCold(setup, req.benchColdRuns, &out->benchCold, reason)) return false;
+    if (req.benchRuns && !runBenchWarm(setup, req.benchRuns, &out->bench, reason)) return false;
     return true;
 }
 

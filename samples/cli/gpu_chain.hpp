@@ -1,8 +1,10 @@
 // Running one chain on the device: upload level 0, generate every level in one generateMips
-// call, read the whole chain back, and optionally time repeated dispatches.
+// call, read the whole chain back, and optionally time repeated dispatches: on a GPU brought to a
+// steady state first (--bench), or each on an idle GPU (--bench-cold).
 #pragma once
 
 #include "../common/gpu.hpp"
+#include "../common/warm_up.hpp"
 
 #include <vkspd/debug.hpp>
 #include <vkspd/vkspd.hpp>
@@ -25,17 +27,32 @@ struct ChainRequest {
     vkspd::Kernel kernel = vkspd::Kernel::Auto;
     uint32_t tilesPerGroup = 0;
     uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // MipGenInfo's (0, 0: the library's rule)
-    uint32_t benchRuns = 0;  // Timed dispatches after kBenchWarmup untimed ones; 0: no timing.
+    uint32_t benchRuns = 0;  // Timed dispatches after the warm-up (steady_state.hpp); 0: none.
+    uint32_t benchColdRuns = 0;  // Dispatches timed each after kColdIdleMs of an idle GPU; 0: none.
     bool debugMap = false;   // Also run the debug variant once and read its map (--order-map, --sm-map).
     bool smBuiltins = false; // The device enabled VK_NV_shader_sm_builtins (the map records SM ids).
 };
 
-constexpr uint32_t kBenchWarmup = 5;
+// How long the GPU is left idle before each --bench-cold dispatch: long enough for an idle GPU to
+// drop to its idle clock.
+constexpr uint32_t kColdIdleMs = 1000;
+
+// The warm-up rule of --bench.
+vkspd_tools::WarmupRule benchWarmupRule();
 
 struct BenchResult {
     uint32_t runs = 0;
     double medianUs = 0, minUs = 0;
     double gbPerSecond = 0;  // (level 0 read + levels 1.. written) / median.
+    vkspd_tools::WarmupReport warmup;  // Before the timed runs.
+    uint32_t clockAfterTimingMhz = 0;  // SM clock once the timed runs finished; 0: not read.
+};
+
+struct ColdBenchResult {
+    uint32_t runs = 0;
+    double medianUs = 0, minUs = 0, maxUs = 0;
+    double gbPerSecond = 0;         // At the median, as BenchResult.
+    std::vector<uint32_t> clockMhz;  // SM clock just before each dispatch (where it can be read).
 };
 
 struct ChainResult {
@@ -47,7 +64,10 @@ struct ChainResult {
     VkImageCreateFlags createFlags = 0;
     double gpuMs = 0;                   // Wall time of the submission (upload, dispatch, readback).
     BenchResult bench;
-    std::string benchNote;              // Why --bench did not run, if it did not.
+    ColdBenchResult benchCold;
+    std::string benchNote;              // Why --bench and --bench-cold did not run, if they did not.
+    bool smClock = false;               // With a bench: the SM clock could be read (NVML).
+    std::string smClockNote;            // Why it could not, or a caveat on the one read.
     std::vector<vkspd::DebugMapTile> map;  // With debugMap: one entry per tile of layer 0, row-major
                                            // over dispatch.groupsX x groupsY.
 };

@@ -198,6 +198,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     req.tailTiles = o_.tailTiles;
     req.tailTilesPerGroup = o_.tailTilesPerGroup;
     req.benchRuns = o_.benchRuns;
+    req.benchColdRuns = o_.benchColdRuns;
     req.debugMap = !o_.orderMapPath.empty() || !o_.smMapPath.empty();
     req.smBuiltins = g_.smBuiltins;
     {
@@ -213,14 +214,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
         formatName(r.format).c_str(), r.chain.levels, reductionName(o_.reduction), g_.properties.deviceName,
         describePath(d).c_str());
 
-    if (o_.benchRuns) {
-        const BenchResult& b = r.chain.bench;
-        if (b.runs)
-            say("  bench: %u runs after %u warm-up: median %.1f us, min %.1f us, %.2f GB/s effective\n", b.runs,
-                kBenchWarmup, b.medianUs, b.minUs, b.gbPerSecond);
-        else
-            say("  bench: skipped: %s\n", r.chain.benchNote.c_str());
-    }
+    if (o_.benchRuns || o_.benchColdRuns) say("%s", benchText(r.chain, o_.benchRuns, o_.benchColdRuns).c_str());
 
     if (!r.chain.map.empty() && !writeMaps(&r)) return false;
 

@@ -68,204 +68,273 @@ bool parseCount(const std::string& text, long low, long high, long* value) {
 
 }  // namespace
 
+namespace {
+
+// One command-line argument being parsed: "--opt=value" is accepted as well as "--opt value".
+struct Arg {
+    int argc;
+    char** argv;
+    int* i;  // The argument's index; value() moves it past a separate value.
+    std::string name, inlineValue;
+    bool hasInlineValue = false;
+    std::string* error;
+
+    bool value(std::string* out) {
+        if (hasInlineValue) {
+            *out = inlineValue;
+            return true;
+        }
+        if (*i + 1 >= argc) {
+            *error = name + " needs a value";
+            return false;
+        }
+        *out = argv[++*i];
+        return true;
+    }
+    bool noValue() {
+        if (hasInlineValue) *error = name + " takes no value";
+        return !hasInlineValue;
+    }
+};
+
+// What a group's parser made of an argument.
+enum class Parsed {
+    NotMine,  // Not one of the group's options.
+    Done,
+    Failed,   // *error is set.
+};
+
+// What the chain is made of: output folder, format, reduction, transfer.
+Parsed parseChainOption(Arg& arg, Options* o, bool* sawTransfer) {
+    const std::string& name = arg.name;
+    std::string* error = arg.error;
+    std::string v;
+    if (name == "-o" || name == "--output") {
+        if (!arg.value(&o->outDir)) return Parsed::Failed;
+        if (o->outDir.empty()) {
+            *error = name + ": the output folder name is empty";
+            return Parsed::Failed;
+        }
+    } else if (name == "--format") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        o->format = VK_FORMAT_UNDEFINED;
+        for (const FormatName& n : formatNames())
+            if (v == n.name) o->format = n.format;
+        if (o->format == VK_FORMAT_UNDEFINED) {
+            *error = "--format " + v + ": unknown format (--help lists them)";
+            return Parsed::Failed;
+        }
+        o->formatName = v;
+    } else if (name == "--reduction") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        if (v == "avg" || v == "average") o->reduction = vkspd::Reduction::Average;
+        else if (v == "min") o->reduction = vkspd::Reduction::Min;
+        else if (v == "max") o->reduction = vkspd::Reduction::Max;
+        else if (v == "minmax") o->reduction = vkspd::Reduction::MinMax;
+        else {
+            *error = "--reduction " + v + ": expected avg, min, max or minmax";
+            return Parsed::Failed;
+        }
+    } else if (name == "--srgb" || name == "--linear") {
+        if (!arg.noValue()) return Parsed::Failed;
+        const Transfer t = name == "--srgb" ? Transfer::Srgb : Transfer::Linear;
+        if (*sawTransfer && t != o->transfer) {
+            *error = "--srgb and --linear contradict each other";
+            return Parsed::Failed;
+        }
+        *sawTransfer = true;
+        o->transfer = t;
+    } else {
+        return Parsed::NotMine;
+    }
+    return Parsed::Done;
+}
+
+// How the shader runs: precision, subgroup path, fetch, tiling, kernel, tiles, tail.
+Parsed parseShaderOption(Arg& arg, Options* o) {
+    const std::string& name = arg.name;
+    std::string* error = arg.error;
+    std::string v;
+    if (name == "--fp16" || name == "--fp32") {
+        if (!arg.noValue()) return Parsed::Failed;
+        const vkspd::Precision p = name == "--fp16" ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+        if (o->precision != vkspd::Precision::Auto && o->precision != p) {
+            *error = "--fp16 and --fp32 contradict each other";
+            return Parsed::Failed;
+        }
+        o->precision = p;
+    } else if (name == "--path") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        if (v == "quad") o->subgroupPath = vkspd::SubgroupPath::Quad;
+        else if (v == "lds") o->subgroupPath = vkspd::SubgroupPath::LdsOnly;
+        else {
+            *error = "--path " + v + ": expected quad or lds";
+            return Parsed::Failed;
+        }
+    } else if (name == "--fetch") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        if (v == "auto") o->fetch = vkspd::Fetch::Auto;
+        else if (v == "load") o->fetch = vkspd::Fetch::Load;
+        else if (v == "linear") o->fetch = vkspd::Fetch::LinearSampler;
+        else {
+            *error = "--fetch " + v + ": expected auto, load or linear";
+            return Parsed::Failed;
+        }
+    } else if (name == "--group-columns") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        long n = 0;
+        if (!parseCount(v, 0, 1 << 20, &n)) {
+            *error = "--group-columns " + v + ": expected a strip width in tiles, 0 (off) or more";
+            return Parsed::Failed;
+        }
+        o->groupColumns = uint32_t(n);
+    } else if (name == "--kernel") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        if (v == "auto") o->kernel = vkspd::Kernel::Auto;
+        else if (v == "plain") o->kernel = vkspd::Kernel::PlainChain;
+        else if (v == "general") o->kernel = vkspd::Kernel::General;
+        else {
+            *error = "--kernel " + v + ": expected auto, plain or general";
+            return Parsed::Failed;
+        }
+    } else if (name == "--tiles-per-group") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        long n = 0;
+        if (!parseCount(v, 0, vkspd::kMaxTilesPerGroup, &n) || (n & (n - 1)) != 0) {
+            *error = "--tiles-per-group " + v + ": expected 0 (the library's choice) or a power of two from 1 to " +
+                     std::to_string(vkspd::kMaxTilesPerGroup);
+            return Parsed::Failed;
+        }
+        o->tilesPerGroup = uint32_t(n);
+    } else if (name == "--tail") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        const size_t slash = v.find('/');
+        long tiles = 0, per = 0;
+        if (slash == std::string::npos || !parseCount(v.substr(0, slash), 0, 1L << 30, &tiles) ||
+            !parseCount(v.substr(slash + 1), 1, vkspd::kMaxTilesPerGroup, &per) || (per & (per - 1)) != 0) {
+            *error = "--tail " + v + ": expected T/P, T tiles (0 or more) in strips of P, a power of two from 1 to " +
+                     std::to_string(vkspd::kMaxTilesPerGroup);
+            return Parsed::Failed;
+        }
+        o->tailTiles = uint32_t(tiles);
+        o->tailTilesPerGroup = uint32_t(per);
+    } else {
+        return Parsed::NotMine;
+    }
+    return Parsed::Done;
+}
+
+// Which device, and what to do besides writing the chain: checks, reports, timing, extra inputs,
+// maps.
+Parsed parseRunOption(Arg& arg, Options* o) {
+    const std::string& name = arg.name;
+    std::string* error = arg.error;
+    std::string v;
+    if (name == "-h" || name == "--help") {
+        if (!arg.noValue()) return Parsed::Failed;
+        o->help = true;
+    } else if (name == "--device") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        long index = 0;
+        if (v.empty()) {
+            *error = "--device needs an index or a name";
+            return Parsed::Failed;
+        }
+        if (parseCount(v, 0, 1 << 20, &index)) {
+            o->device.index = int(index);
+            o->device.name.clear();
+        } else {
+            o->device.index = -1;
+            o->device.name = v;
+        }
+    } else if (name == "--list-devices") {
+        if (!arg.noValue()) return Parsed::Failed;
+        o->listDevices = true;
+    } else if (name == "--verify") {
+        if (!arg.noValue()) return Parsed::Failed;
+        o->verify = true;
+    } else if (name == "--no-write") {
+        if (!arg.noValue()) return Parsed::Failed;
+        o->write = false;
+    } else if (name == "--json") {
+        if (!arg.value(&o->jsonPath)) return Parsed::Failed;
+        if (o->jsonPath.empty()) {
+            *error = "--json: the file name is empty";
+            return Parsed::Failed;
+        }
+    } else if (name == "--bench") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        long n = 0;
+        if (!parseCount(v, 1, 100000, &n)) {
+            *error = "--bench " + v + ": expected a run count from 1 to 100000";
+            return Parsed::Failed;
+        }
+        o->benchRuns = uint32_t(n);
+    } else if (name == "--bench-cold") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        long n = 0;
+        if (!parseCount(v, 1, 100, &n)) {
+            *error = "--bench-cold " + v + ": expected a run count from 1 to 100 (each waits 1 s)";
+            return Parsed::Failed;
+        }
+        o->benchColdRuns = uint32_t(n);
+    } else if (name == "--random") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        RandomInput r;
+        char tail = 0;
+        if (std::sscanf(v.c_str(), "%ux%u%c", &r.width, &r.height, &tail) != 2 || !r.width || !r.height ||
+            r.width > 65536 || r.height > 65536) {
+            *error = "--random " + v + ": expected WxH with sides from 1 to 65536, e.g. 4096x4096";
+            return Parsed::Failed;
+        }
+        o->randoms.push_back(r);
+    } else if (name == "--occupancy") {
+        if (!arg.noValue()) return Parsed::Failed;
+        o->occupancy = true;
+    } else if (name == "--order-map" || name == "--sm-map") {
+        if (!arg.value(&v)) return Parsed::Failed;
+        if (v.empty()) {
+            *error = name + ": the file name is empty";
+            return Parsed::Failed;
+        }
+        (name == "--order-map" ? o->orderMapPath : o->smMapPath) = v;
+    } else if (name == "-q" || name == "--quiet") {
+        if (!arg.noValue()) return Parsed::Failed;
+        o->quiet = true;
+    } else {
+        return Parsed::NotMine;
+    }
+    return Parsed::Done;
+}
+
+}  // namespace
+
 bool parseOptions(int argc, char** argv, Options* o, std::string* error) {
     bool sawTransfer = false, onlyInputs = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        // "--opt=value" is accepted as well as "--opt value".
-        std::string name = a, inlineValue;
-        bool hasInlineValue = false;
-        if (!onlyInputs && a.size() > 2 && a.compare(0, 2, "--") == 0) {
-            const size_t eq = a.find('=');
-            if (eq != std::string::npos) {
-                name = a.substr(0, eq);
-                inlineValue = a.substr(eq + 1);
-                hasInlineValue = true;
-            }
-        }
-        auto value = [&](std::string* out) {
-            if (hasInlineValue) {
-                *out = inlineValue;
-                return true;
-            }
-            if (i + 1 >= argc) {
-                *error = name + " needs a value";
-                return false;
-            }
-            *out = argv[++i];
-            return true;
-        };
-        auto noValue = [&]() {
-            if (hasInlineValue) *error = name + " takes no value";
-            return !hasInlineValue;
-        };
-        std::string v;
         if (onlyInputs || a.empty() || a[0] != '-' || a == "-") {
             o->inputs.push_back(a);
-        } else if (a == "--") {
+            continue;
+        }
+        if (a == "--") {
             onlyInputs = true;
-        } else if (name == "-h" || name == "--help") {
-            if (!noValue()) return false;
-            o->help = true;
-        } else if (name == "-o" || name == "--output") {
-            if (!value(&o->outDir)) return false;
-            if (o->outDir.empty()) {
-                *error = name + ": the output folder name is empty";
-                return false;
+            continue;
+        }
+        Arg arg{argc, argv, &i, a, "", false, error};
+        if (a.size() > 2 && a.compare(0, 2, "--") == 0) {
+            const size_t eq = a.find('=');
+            if (eq != std::string::npos) {
+                arg.name = a.substr(0, eq);
+                arg.inlineValue = a.substr(eq + 1);
+                arg.hasInlineValue = true;
             }
-        } else if (name == "--format") {
-            if (!value(&v)) return false;
-            o->format = VK_FORMAT_UNDEFINED;
-            for (const FormatName& n : formatNames())
-                if (v == n.name) o->format = n.format;
-            if (o->format == VK_FORMAT_UNDEFINED) {
-                *error = "--format " + v + ": unknown format (--help lists them)";
-                return false;
-            }
-            o->formatName = v;
-        } else if (name == "--reduction") {
-            if (!value(&v)) return false;
-            if (v == "avg" || v == "average") o->reduction = vkspd::Reduction::Average;
-            else if (v == "min") o->reduction = vkspd::Reduction::Min;
-            else if (v == "max") o->reduction = vkspd::Reduction::Max;
-            else if (v == "minmax") o->reduction = vkspd::Reduction::MinMax;
-            else {
-                *error = "--reduction " + v + ": expected avg, min, max or minmax";
-                return false;
-            }
-        } else if (name == "--srgb" || name == "--linear") {
-            if (!noValue()) return false;
-            const Transfer t = name == "--srgb" ? Transfer::Srgb : Transfer::Linear;
-            if (sawTransfer && t != o->transfer) {
-                *error = "--srgb and --linear contradict each other";
-                return false;
-            }
-            sawTransfer = true;
-            o->transfer = t;
-        } else if (name == "--fp16" || name == "--fp32") {
-            if (!noValue()) return false;
-            const vkspd::Precision p = name == "--fp16" ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
-            if (o->precision != vkspd::Precision::Auto && o->precision != p) {
-                *error = "--fp16 and --fp32 contradict each other";
-                return false;
-            }
-            o->precision = p;
-        } else if (name == "--path") {
-            if (!value(&v)) return false;
-            if (v == "quad") o->subgroupPath = vkspd::SubgroupPath::Quad;
-            else if (v == "lds") o->subgroupPath = vkspd::SubgroupPath::LdsOnly;
-            else {
-                *error = "--path " + v + ": expected quad or lds";
-                return false;
-            }
-        } else if (name == "--fetch") {
-            if (!value(&v)) return false;
-            if (v == "auto") o->fetch = vkspd::Fetch::Auto;
-            else if (v == "load") o->fetch = vkspd::Fetch::Load;
-            else if (v == "linear") o->fetch = vkspd::Fetch::LinearSampler;
-            else {
-                *error = "--fetch " + v + ": expected auto, load or linear";
-                return false;
-            }
-        } else if (name == "--group-columns") {
-            if (!value(&v)) return false;
-            long n = 0;
-            if (!parseCount(v, 0, 1 << 20, &n)) {
-                *error = "--group-columns " + v + ": expected a strip width in tiles, 0 (off) or more";
-                return false;
-            }
-            o->groupColumns = uint32_t(n);
-        } else if (name == "--kernel") {
-            if (!value(&v)) return false;
-            if (v == "auto") o->kernel = vkspd::Kernel::Auto;
-            else if (v == "plain") o->kernel = vkspd::Kernel::PlainChain;
-            else if (v == "general") o->kernel = vkspd::Kernel::General;
-            else {
-                *error = "--kernel " + v + ": expected auto, plain or general";
-                return false;
-            }
-        } else if (name == "--tiles-per-group") {
-            if (!value(&v)) return false;
-            long n = 0;
-            if (!parseCount(v, 0, vkspd::kMaxTilesPerGroup, &n) || (n & (n - 1)) != 0) {
-                *error = "--tiles-per-group " + v + ": expected 0 (the library's choice) or a power of two from 1 to " +
-                         std::to_string(vkspd::kMaxTilesPerGroup);
-                return false;
-            }
-            o->tilesPerGroup = uint32_t(n);
-        } else if (name == "--tail") {
-            if (!value(&v)) return false;
-            const size_t slash = v.find('/');
-            long tiles = 0, per = 0;
-            if (slash == std::string::npos || !parseCount(v.substr(0, slash), 0, 1L << 30, &tiles) ||
-                !parseCount(v.substr(slash + 1), 1, vkspd::kMaxTilesPerGroup, &per) || (per & (per - 1)) != 0) {
-                *error = "--tail " + v + ": expected T/P, T tiles (0 or more) in strips of P, a power of two from 1 to " +
-                         std::to_string(vkspd::kMaxTilesPerGroup);
-                return false;
-            }
-            o->tailTiles = uint32_t(tiles);
-            o->tailTilesPerGroup = uint32_t(per);
-        } else if (name == "--device") {
-            if (!value(&v)) return false;
-            long index = 0;
-            if (v.empty()) {
-                *error = "--device needs an index or a name";
-                return false;
-            }
-            if (parseCount(v, 0, 1 << 20, &index)) {
-                o->device.index = int(index);
-                o->device.name.clear();
-            } else {
-                o->device.index = -1;
-                o->device.name = v;
-            }
-        } else if (name == "--list-devices") {
-            if (!noValue()) return false;
-            o->listDevices = true;
-        } else if (name == "--verify") {
-            if (!noValue()) return false;
-            o->verify = true;
-        } else if (name == "--no-write") {
-            if (!noValue()) return false;
-            o->write = false;
-        } else if (name == "--json") {
-            if (!value(&o->jsonPath)) return false;
-            if (o->jsonPath.empty()) {
-                *error = "--json: the file name is empty";
-                return false;
-            }
-        } else if (name == "--bench") {
-            if (!value(&v)) return false;
-            long n = 0;
-            if (!parseCount(v, 1, 100000, &n)) {
-                *error = "--bench " + v + ": expected a run count from 1 to 100000";
-                return false;
-            }
-            o->benchRuns = uint32_t(n);
-        } else if (name == "--random") {
-            if (!value(&v)) return false;
-            RandomInput r;
-            char tail = 0;
-            if (std::sscanf(v.c_str(), "%ux%u%c", &r.width, &r.height, &tail) != 2 || !r.width || !r.height ||
-                r.width > 65536 || r.height > 65536) {
-                *error = "--random " + v + ": expected WxH with sides from 1 to 65536, e.g. 4096x4096";
-                return false;
-            }
-            o->randoms.push_back(r);
-        } else if (name == "--occupancy") {
-            if (!noValue()) return false;
-            o->occupancy = true;
-        } else if (name == "--order-map" || name == "--sm-map") {
-            if (!value(&v)) return false;
-            if (v.empty()) {
-                *error = name + ": the file name is empty";
-                return false;
-            }
-            (name == "--order-map" ? o->orderMapPath : o->smMapPath) = v;
-        } else if (name == "-q" || name == "--quiet") {
-            if (!noValue()) return false;
-            o->quiet = true;
-        } else {
+        }
+        Parsed p = parseChainOption(arg, o, &sawTransfer);
+        if (p == Parsed::NotMine) p = parseShaderOption(arg, o);
+        if (p == Parsed::NotMine) p = parseRunOption(arg, o);
+        if (p == Parsed::Failed) return false;
+        if (p == Parsed::NotMine) {
             *error = "unknown option " + a;
             return false;
         }
@@ -345,9 +414,20 @@ std::string helpText() {
            "                     bit-exact for min, max and minmax)\n"
            "  --json FILE        write a machine-readable report (device, sizes, format, path,\n"
            "                     timings, errors per level, outputs) to FILE ('-': standard output)\n"
-           "  --bench N          time N dispatches with GPU timestamps after 5 warm-up runs (image\n"
-           "                     kept in GENERAL layout, caches warm) and print the median, the\n"
-           "                     minimum and the effective GB/s (level 0 read + levels 1.. written)\n"
+           "  --bench N          time N dispatches back to back with GPU timestamps on a GPU\n"
+           "                     brought to a steady state, and print the median, the minimum and\n"
+           "                     the effective GB/s (level 0 read + levels 1.. written); image kept\n"
+           "                     in GENERAL layout, caches warm. An idle GPU runs at a low clock,\n"
+           "                     so the dispatch is first repeated in batches until at least 300 ms\n"
+           "                     of GPU work have run and two consecutive batches' medians agree\n"
+           "                     within 3% (at most 3 s); the warm-up is printed, and the SM clock\n"
+           "                     before and after it and after timing where NVML is present\n"
+           "                     (NVIDIA), else why not. The figure of a GPU kept busy\n"
+           "  --bench-cold N     time N dispatches (1 to 100), each alone after 1 s with the GPU\n"
+           "                     idle: what a tool converting one texture meets, idle clock\n"
+           "                     included; prints the median, minimum and maximum and the SM clock\n"
+           "                     before each where NVML is present. Runs before --bench if both\n"
+           "                     are given\n"
            "  --no-write         write no image files (for --verify, --bench or --json alone)\n"
            "  --random WxH       also process a WxH image of random 8-bit RGBA texels\n"
            "  --occupancy        print, for each built-in shader variant (reduction, FP16/FP32,\n"

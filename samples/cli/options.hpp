@@ -57,7 +57,8 @@ struct Options {
     bool quiet = false;
     bool help = false;
     std::string jsonPath;              // --json FILE ("-": standard output).
-    uint32_t benchRuns = 0;
+    uint32_t benchRuns = 0;            // --bench N: timed after the warm-up.
+    uint32_t benchColdRuns = 0;        // --bench-cold N: each after 1 s of an idle GPU.
     bool occupancy = false;            // --occupancy: print the occupancy table.
     std::string orderMapPath;          // --order-map FILE.png
     std::string smMapPath;             // --sm-map FILE.png

@@ -110,7 +110,44 @@ const char* subgroupName(vkspd::SubgroupPath p) {
     return p == vkspd::SubgroupPath::Quad ? "quad" : p == vkspd::SubgroupPath::LdsOnly ? "lds" : "auto";
 }
 
+std::string mhz(uint32_t value) { return value ? std::to_string(value) + " MHz" : "?"; }
+
 }  // namespace
+
+std::string benchText(const ChainResult& c, bool warm, bool cold) {
+    if (!c.benchNote.empty()) return "  bench: skipped: " + c.benchNote + "\n";
+    const std::string note = c.smClockNote.empty() ? "" : " (" + c.smClockNote + ")";
+    const std::string noClock = "SM clock: not available" + note;
+    std::string text;
+    char line[256];
+    if (cold && c.benchCold.runs) {
+        const ColdBenchResult& b = c.benchCold;
+        std::snprintf(line, sizeof line,
+                      "  bench (cold): %u run%s, each alone after %u ms with the GPU idle: median %.1f us, min %.1f "
+                      "us, max %.1f us, %.2f GB/s effective\n",
+                      b.runs, b.runs == 1 ? "" : "s", kColdIdleMs, b.medianUs, b.minUs, b.maxUs, b.gbPerSecond);
+        text += line;
+        std::string clocks;
+        for (uint32_t m : b.clockMhz) clocks += (clocks.empty() ? "" : ", ") + mhz(m);
+        text += "  bench (cold): " + (c.smClock ? "SM clock before each run: " + clocks + note : noClock) + "\n";
+    }
+    if (warm && c.bench.runs) {
+        const BenchResult& b = c.bench;
+        text += "  bench: " +
+                vkspd_tools::warmupSummary(benchWarmupRule(), b.warmup.progress, b.warmup.verdict) + "\n";
+        text += "  bench: " +
+                (c.smClock ? "SM clock " + mhz(b.warmup.clockBeforeMhz) + " before the warm-up, " +
+                                 mhz(b.warmup.clockAfterMhz) + " after it, " + mhz(b.clockAfterTimingMhz) +
+                                 " after timing" + note
+                           : noClock) +
+                "\n";
+        std::snprintf(line, sizeof line,
+                      "  bench: %u runs after the warm-up: median %.1f us, min %.1f us, %.2f GB/s effective\n",
+                      b.runs, b.medianUs, b.minUs, b.gbPerSecond);
+        text += line;
+    }
+    return text;
+}
 
 std::string jsonReport(const RunInfo& run, const std::vector<FileReport>& files) {
     Json j;
@@ -197,16 +234,67 @@ std::string jsonReport(const RunInfo& run, const std::vector<FileReport>& files)
         j.field("verify", f.timings.verifyMs);
         j.field("write", f.timings.writeMs);
         j.close('}');
+        if (f.chain.bench.runs || f.chain.benchCold.runs) {
+            j.key("smClock");
+            j.open('{');
+            j.field("available", f.chain.smClock);
+            if (!f.chain.smClockNote.empty()) j.field("note", f.chain.smClockNote);
+            j.close('}');
+        }
         if (f.chain.bench.runs) {
+            const BenchResult& b = f.chain.bench;
+            const vkspd_tools::WarmupProgress& w = b.warmup.progress;
+            const vkspd_tools::WarmupRule rule = benchWarmupRule();
             j.key("bench");
             j.open('{');
-            j.field("runs", f.chain.bench.runs);
-            j.field("warmupRuns", kBenchWarmup);
-            j.field("medianUs", f.chain.bench.medianUs);
-            j.field("minUs", f.chain.bench.minUs);
-            j.field("effectiveGBps", f.chain.bench.gbPerSecond);
+            j.field("runs", b.runs);
+            j.field("warmupRuns", w.calls);
+            j.key("warmup");
+            j.open('{');
+            j.field("steady", b.warmup.verdict == vkspd_tools::WarmupVerdict::Steady);
+            j.field("calls", w.calls);
+            j.field("batches", w.batches);
+            j.field("spanMs", w.spanMs);
+            j.field("gpuWorkMs", w.gpuMs);
+            j.field("wallMs", w.wallMs);
+            j.field("lastMedianUs", w.medianUs);
+            j.field("previousMedianUs", w.previousMedianUs);
+            j.field("ruleMinGpuWorkMs", rule.minGpuMs);
+            j.field("ruleAgreement", rule.agreement);
+            j.field("ruleCapMs", rule.maxWallMs);
             j.close('}');
-        } else if (!f.chain.benchNote.empty()) {
+            if (f.chain.smClock) {
+                j.key("smClockMhz");
+                j.open('{');
+                j.field("beforeWarmup", b.warmup.clockBeforeMhz);
+                j.field("afterWarmup", b.warmup.clockAfterMhz);
+                j.field("afterTiming", b.clockAfterTimingMhz);
+                j.close('}');
+            }
+            j.field("medianUs", b.medianUs);
+            j.field("minUs", b.minUs);
+            j.field("effectiveGBps", b.gbPerSecond);
+            j.close('}');
+        }
+        if (f.chain.benchCold.runs) {
+            const ColdBenchResult& b = f.chain.benchCold;
+            j.key("benchCold");
+            j.open('{');
+            j.field("runs", b.runs);
+            j.field("idleMsBeforeEach", kColdIdleMs);
+            j.field("medianUs", b.medianUs);
+            j.field("minUs", b.minUs);
+            j.field("maxUs", b.maxUs);
+            j.field("effectiveGBps", b.gbPerSecond);
+            if (f.chain.smClock) {
+                j.key("smClockMhzBeforeEach");
+                j.open('[');
+                for (uint32_t m : b.clockMhz) j.value(m);
+                j.close(']');
+            }
+            j.close('}');
+        }
+        if (!f.chain.benchNote.empty()) {
             j.field("benchSkipped", f.chain.benchNote);
         }
         if (f.verified) {

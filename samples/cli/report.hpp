@@ -43,6 +43,10 @@ struct RunInfo {
     bool validation = false;
 };
 
+// The lines --bench and --bench-cold print for one input (each "  bench...\n"), or the line
+// saying why they were skipped.
+std::string benchText(const ChainResult& chain, bool warm, bool cold);
+
 // The --json document.
 std::string jsonReport(const RunInfo& run, const std::vector<FileReport>& files);
 

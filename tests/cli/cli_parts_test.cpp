@@ -290,11 +290,16 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     EXPECT_EQ(o.device.index, -1);
     EXPECT_EQ(o.device.name, "llvm");
     EXPECT_EQ(o.benchRuns, 3u);
+    EXPECT_EQ(o.benchColdRuns, 0u);
     EXPECT_EQ(o.subgroupPath, vkspd::SubgroupPath::LdsOnly);
     EXPECT_EQ(o.precision, vkspd::Precision::FP32);
     EXPECT_EQ(o.transfer, Transfer::Linear);
     EXPECT_EQ(o.fetch, vkspd::Fetch::LinearSampler);
     EXPECT_EQ(o.groupColumns, 4u);
+    Options cold;
+    ASSERT_TRUE(parse({"--bench-cold", "2", "--bench=30"}, &cold, &why)) << why;
+    EXPECT_EQ(cold.benchColdRuns, 2u);
+    EXPECT_EQ(cold.benchRuns, 30u);
     Options d;
     ASSERT_TRUE(parse({"--device", "1"}, &d, &why));
     EXPECT_EQ(d.device.index, 1);
@@ -330,6 +335,7 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
                                          {"--kernel"}, {"--tiles-per-group", "3"}, {"--tiles-per-group", "128"},
                                          {"--tiles-per-group", "-4"}, {"--tail", "2048"}, {"--tail", "2048/3"},
                                          {"--tail", "x/2"}, {"--tail", "16/0"}, {"--tail", "16/128"},
+                                         {"--bench-cold", "0"}, {"--bench-cold", "101"}, {"--bench-cold"},
                                          {"--tiles-per-group", "64"}, {"--tail", "16/64"}}) {  // 32 at most
         Options b;
         EXPECT_FALSE(parse(bad, &b, &why)) << bad[0];
