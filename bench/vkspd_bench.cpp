@@ -11,7 +11,6 @@
 #include <vkspd/vkspd.hpp>
 
 #include "../samples/common/gpu.hpp"
-#include "../src/context.hpp"  // halfDenormalsMatter, halfDenormalFlavourDiffers: the FP16 flavour a format gets
 
 #include "clean_timings.hpp"
 #include "warm_up.hpp"
@@ -973,12 +972,10 @@ struct Bench {
     // can (a record of its own); 8-bit formats the one without.
     const vkspd::OccupancyRecord* occupancyOf(const Method& m, VkFormat format) const {
         if (m.kind != Method::SinglePass) return nullptr;
-        vkspd::FormatInfo fi;
-        vkspd::getFormatInfo(format, &fi);
         const bool fp16 = m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16);
         const bool quad = m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad);
         // The library's rules: which flavour a format gets, and whether it is a module of its own.
-        const bool half = vkspd::halfDenormalFlavourDiffers(context, fp16) && vkspd::halfDenormalsMatter(fi);
+        const bool half = fp16 && vkspd::usesHalfDenormalFlavour(context, format);
         const bool plain = m.kernel == vkspd::Kernel::PlainChain || (m.kernel == vkspd::Kernel::Auto && m.chosenPlain);
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half && r.plainChain == plain) return &r;

@@ -256,6 +256,12 @@ const char* limiterName(OccupancyLimiter limiter) noexcept {
     return "unknown";
 }
 
+bool usesHalfDenormalFlavour(Context c, VkFormat format) noexcept {
+    FormatInfo fi;
+    if (!c || !getFormatInfo(format, &fi)) return false;
+    return halfDenormalFlavourDiffers(c, true) && halfDenormalsMatter(fi);
+}
+
 Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<OccupancyRecord>* records) noexcept {
     return guarded([&]() -> Result {
         if (!c) return fail(VK_ERROR_UNKNOWN, "queryOccupancy: the context is null");

@@ -120,6 +120,12 @@ struct OccupancyQueryInfo {
 Result queryOccupancy(Context context, const OccupancyQueryInfo& info,
                       std::vector<OccupancyRecord>* records) noexcept;
 
+/// Whether FP16 single-pass pipelines for images of `format` are the `halfDenormals` flavour of
+/// queryOccupancy's records on this Context: 16-bit float and B10G11R11 formats on a device that
+/// preserves 16-bit denormals. False for every other format, for a null context, and where both
+/// flavours are one module.
+bool usesHalfDenormalFlavour(Context context, VkFormat format) noexcept;
+
 /// One tile's entry in a debug map (the layout of the buffer after its header).
 struct DebugMapTile {
     uint32_t order;  ///< The finish counter's value when the tile's group finished it: 0..n-1.
