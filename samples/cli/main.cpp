@@ -56,7 +56,8 @@ std::string describePath(const vkspd::DispatchDescription& d) {
            (d.groupColumns ? ", strips of " + std::to_string(d.groupColumns) + " tiles" : "") + ")";
 }
 
-// The name of an input's output folder (in a batch) and KTX2 file.
+// The name of an input's output folder (in a batch) and KTX2 file: never ".", ".." or a path
+// (fileStem), so that every output stays inside -o.
 std::string stemOf(const Input& input) {
     if (input.random) return input.name;
     return input.name == "-" ? "stdin" : fileStem(input.name);
@@ -409,7 +410,8 @@ int runMain(int argc, char** argv) {
     for (const RandomInput& r : o.randoms)
         inputs.push_back({"random-" + std::to_string(r.width) + "x" + std::to_string(r.height), true, r});
 
-    // Output folders: DIR for one input, DIR/NAME for several (NAME-2... where names repeat).
+    // Output folders: DIR for one input, DIR/NAME for several (NAME-2... where names repeat). NAME
+    // is a stem (stemOf), so every folder is inside DIR.
     std::vector<std::string> outDirs;
     std::set<std::string> used;
     for (const Input& in : inputs) {

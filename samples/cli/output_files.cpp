@@ -10,6 +10,14 @@ namespace vkspd_cli {
 
 namespace {
 
+// `s` cut to at most `bytes` bytes, not inside a UTF-8 character.
+std::string cutUtf8(const std::string& s, size_t bytes) {
+    if (s.size() <= bytes) return s;
+    size_t end = bytes;
+    while (end > 0 && (uint8_t(s[end]) & 0xC0) == 0x80) --end;  // s[end] continues a character
+    return s.substr(0, end);
+}
+
 std::string temporaryFor(const std::string& path) {
     const size_t slash = path.find_last_of('/');
     const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
@@ -103,7 +111,12 @@ std::string fileStem(const std::string& path) {
     std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     const size_t dot = name.find_last_of('.');
     if (dot != std::string::npos && dot > 0) name = name.substr(0, dot);
-    return name.empty() ? "image" : name;
+    if (name.empty()) return "image";
+    if (name == ".") return "_";
+    if (name == "..") return "__";
+    for (char& c : name)
+        if (uint8_t(c) < 0x20 || c == 0x7F) c = '_';
+    return cutUtf8(name, kMaxStemBytes);
 }
 
 }  // namespace vkspd_cli

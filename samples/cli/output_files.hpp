@@ -40,7 +40,11 @@ private:
 // Writes one file the same way (temporary, then rename).
 bool writeFileAtomically(const std::string& path, const std::vector<uint8_t>& bytes, std::string* reason);
 
-// `path` without its folders and its last extension ("a/b/photo.jpg" -> "photo").
+// The name an input's output folder and KTX2 file take: `path` without its folders and its last
+// extension ("a/b/photo.jpg" -> "photo"), made safe to name an entry inside the output folder:
+// "." and ".." become "_" and "__", control characters '_', an empty stem "image", and a stem over
+// kMaxStemBytes is cut there (at a UTF-8 character boundary).
 std::string fileStem(const std::string& path);
+constexpr size_t kMaxStemBytes = 200;  // leaves room for "-NNN.ktx2" in a 255-byte file name
 
 }  // namespace vkspd_cli

@@ -271,6 +271,26 @@ TEST(CliOutput, FilesAppearWholeOrNotAtAll) {
     EXPECT_EQ(fileStem(".hidden"), ".hidden");
 }
 
+TEST(CliOutput, StemsNameAnEntryInsideTheOutputFolder) {
+    // "." and ".." would name the folder itself or its parent; a stem is never empty and has no
+    // separator or control character.
+    EXPECT_EQ(fileStem("in/...png"), "__");
+    EXPECT_EQ(fileStem("in/..png"), "_");
+    EXPECT_EQ(fileStem(".."), "_");  // the stem of "..": "."
+    EXPECT_EQ(fileStem("."), "_");
+    EXPECT_EQ(fileStem("in/"), "image");
+    EXPECT_EQ(fileStem(""), "image");
+    EXPECT_EQ(fileStem("in/...x.png"), "...x");
+    EXPECT_EQ(fileStem("in/a\nb\tc.png"), "a_b_c");
+    EXPECT_EQ(fileStem("in/caf\xc3\xa9.png"), "caf\xc3\xa9");  // UTF-8 kept
+    // Long names are cut (at a character boundary) so that NAME-2.ktx2 still fits a file name.
+    const std::string longName = std::string(300, 'a') + "\xc3\xa9.png";
+    const std::string stem = fileStem(longName);
+    EXPECT_LE(stem.size(), 200u);
+    EXPECT_EQ(stem, std::string(200, 'a'));
+    EXPECT_EQ(fileStem(std::string(199, 'a') + "\xc3\xa9.png"), std::string(199, 'a'));
+}
+
 TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     auto parse = [](std::vector<const char*> args, Options* o, std::string* why) {
         args.insert(args.begin(), "vkspd");

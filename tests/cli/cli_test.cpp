@@ -649,3 +649,38 @@ TEST_F(Cli, MapsTakeOneAverageInput) {
     EXPECT_EQ(run({kSample, "--reduction", "max", "--order-map", "o.png"}).code, 2);
     EXPECT_EQ(run({kSample, "--sm-map", ""}).code, 2);
 }
+
+// Every file the CLI writes stays inside -o, whatever the inputs are named: an input "...png" has
+// the stem "..", "..png" the stem ".", and neither may name the output folder's parent or itself.
+TEST_F(Cli, OutputStaysInsideTheOutputFolderWhateverTheInputNames) {
+    fs::create_directories(dir_ / "in");
+    for (const char* name : {"...png", "..png", ".png", "x.png"})
+        fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "in" / name);
+    const CliRun r = run({"in/...png", "in/..png", "in/.png", "in/x.png", "-o", "a/out", "--linear", "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(filesIn(dir_ / "a"), std::vector<std::string>{"out"});
+    // One folder per input, each named after its stem, "." and ".." made safe.
+    EXPECT_EQ(filesIn(dir_ / "a/out"), (std::vector<std::string>{".png", "_", "__", "x"}));
+    for (const auto& [folder, ktx2] : std::vector<std::pair<std::string, std::string>>{
+             {"__", "__.ktx2"}, {"_", "_.ktx2"}, {".png", ".png.ktx2"}, {"x", "x.ktx2"}}) {
+        std::vector<std::string> expected = {ktx2, "contact_sheet.png", "level_00_5x3.png", "level_01_2x1.png",
+                                             "level_02_1x1.png"};
+        std::sort(expected.begin(), expected.end());
+        EXPECT_EQ(filesIn(dir_ / "a/out" / folder), expected) << folder;
+    }
+    // Nothing anywhere else in the test's folder.
+    size_t files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+        if (!e.is_regular_file()) continue;
+        const std::string rel = fs::relative(e.path(), dir_).string();
+        EXPECT_TRUE(rel.rfind("in/", 0) == 0 || rel.rfind("a/out/", 0) == 0) << rel;
+        ++files;
+    }
+    EXPECT_EQ(files, 4u + 4u * 5u);
+
+    // One input: its files go straight into -o, the KTX2 file under the safe name.
+    const CliRun one = run({"in/...png", "-o", "one", "--linear", "--quiet"});
+    ASSERT_EQ(one.code, 0) << one.err;
+    EXPECT_EQ(filesIn(dir_ / "one"), (std::vector<std::string>{"__.ktx2", "contact_sheet.png", "level_00_5x3.png",
+                                                                "level_01_2x1.png", "level_02_1x1.png"}));
+}
