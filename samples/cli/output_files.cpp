@@ -3,6 +3,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
+#include <random>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,28 +21,54 @@ std::string cutUtf8(const std::string& s, size_t bytes) {
     return s.substr(0, end);
 }
 
-std::string temporaryFor(const std::string& path) {
-    const size_t slash = path.find_last_of('/');
-    const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    return dir + "." + name + ".vkspd-tmp-" + std::to_string(getpid());
+// Twelve random characters of [a-z0-9] (60 bits): a temporary's name cannot be guessed.
+std::string randomSuffix() {
+    static const char kDigits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    uint8_t bytes[12];
+    if (getrandom(bytes, sizeof bytes, 0) != ssize_t(sizeof bytes)) {
+        std::random_device device;
+        for (uint8_t& b : bytes) b = uint8_t(device());
+    }
+    std::string s;
+    for (uint8_t b : bytes) s += kDigits[b % 36];
+    return s;
 }
 
-bool writeAll(const std::string& path, const std::vector<uint8_t>& bytes, std::string* reason) {
-    std::FILE* f = std::fopen(path.c_str(), "wb");
-    if (!f) {
-        *reason = path + ": " + std::strerror(errno);
-        return false;
+// Creates a new temporary next to `path` (never an existing file or link) and writes `bytes` to
+// it. Returns its name, or "" with `error` set to the errno of the failure.
+std::string writeTemporary(const std::string& path, const std::vector<uint8_t>& bytes, int* error) {
+    const size_t slash = path.find_last_of('/');
+    const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+    // The final name, cut so that the temporary's name stays within 255 bytes.
+    const std::string name = cutUtf8(slash == std::string::npos ? path : path.substr(slash + 1), 200);
+    std::string tmp;
+    int fd = -1;
+    for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+        tmp = dir + "." + name + ".vkspd-tmp-" + randomSuffix();
+        fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) break;
     }
-    bool ok = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    int err = ok ? 0 : errno;
-    if (std::fflush(f) != 0 && ok) ok = false, err = errno;
-    if (std::fclose(f) != 0 && ok) ok = false, err = errno;
-    if (!ok) {
-        *reason = path + ": " + std::strerror(err ? err : EIO);
-        std::remove(path.c_str());
+    if (fd < 0) {
+        *error = errno;
+        return "";
     }
-    return ok;
+    int err = 0;
+    for (size_t done = 0; done < bytes.size();) {
+        const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            err = n < 0 ? errno : EIO;
+            break;
+        }
+        done += size_t(n);
+    }
+    if (close(fd) != 0 && !err && errno != EINTR) err = errno;
+    if (err) {
+        *error = err;
+        unlink(tmp.c_str());
+        return "";
+    }
+    return tmp;
 }
 
 }  // namespace
@@ -70,15 +99,16 @@ OutputSet::~OutputSet() {
 }
 
 void OutputSet::rollback() {
-    for (const std::string& t : temporaries_) std::remove(t.c_str());
+    for (const std::string& t : temporaries_) unlink(t.c_str());
     temporaries_.clear();
     finals_.clear();
 }
 
 bool OutputSet::add(const std::string& path, const std::vector<uint8_t>& bytes, std::string* reason) {
-    const std::string tmp = temporaryFor(path);
-    if (!writeAll(tmp, bytes, reason)) {
-        *reason = path + reason->substr(tmp.size());  // name the file the user asked for
+    int error = 0;
+    const std::string tmp = writeTemporary(path, bytes, &error);
+    if (tmp.empty()) {
+        *reason = path + ": " + std::strerror(error);  // the file asked for, not its temporary
         rollback();
         return false;
     }
@@ -91,7 +121,7 @@ bool OutputSet::commit(std::string* reason) {
     for (size_t i = 0; i < temporaries_.size(); ++i) {
         if (std::rename(temporaries_[i].c_str(), finals_[i].c_str()) != 0) {
             *reason = finals_[i] + ": " + std::strerror(errno);
-            for (size_t k = 0; k < i; ++k) std::remove(finals_[k].c_str());
+            for (size_t k = 0; k < i; ++k) unlink(finals_[k].c_str());
             rollback();
             return false;
         }

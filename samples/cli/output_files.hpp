@@ -10,9 +10,14 @@ namespace vkspd_cli {
 // Creates `dir` and its missing parents. On failure returns false with `reason` set.
 bool makeDirectories(const std::string& dir, std::string* reason);
 
-// The files of one input: each is written to a hidden temporary name in its folder, and the
-// set is renamed into place by commit(). If any write fails, or commit() is never called, the
-// destructor removes every temporary, so a failed input leaves none of its new files behind.
+// The files of one input: each is written to a temporary in its folder, and the set is renamed
+// into place by commit(). If any write fails, or commit() is never called, the destructor removes
+// every temporary, so a failed input leaves none of its new files behind.
+//
+// A temporary is created new (O_CREAT | O_EXCL | O_NOFOLLOW) under a random name
+// (".NAME.vkspd-tmp-XXXXXXXXXXXX"): nothing that already exists, a symbolic link planted at a
+// predictable name included, is ever opened or written through. rename() then replaces whatever
+// is at the final name; a link there is replaced by the file, its target is left alone.
 class OutputSet {
 public:
     OutputSet() = default;

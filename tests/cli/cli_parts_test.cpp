@@ -291,6 +291,25 @@ TEST(CliOutput, StemsNameAnEntryInsideTheOutputFolder) {
     EXPECT_EQ(fileStem(std::string(199, 'a') + "\xc3\xa9.png"), std::string(199, 'a'));
 }
 
+TEST(CliOutput, TemporariesAreUnique) {
+    const fs::path dir = fs::path(VKSPD_CLI_TEST_DIR) / "CliOutputTemporaries";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::string why;
+    // Two sets writing the same file at once (two processes, or two runs) each keep their own
+    // temporary: each commit puts its own bytes in place.
+    {
+        OutputSet first, second;
+        ASSERT_TRUE(first.add((dir / "a.bin").string(), {1}, &why)) << why;
+        ASSERT_TRUE(second.add((dir / "a.bin").string(), {2, 2}, &why)) << why;
+        ASSERT_TRUE(first.commit(&why)) << why;
+        EXPECT_EQ(fs::file_size(dir / "a.bin"), 1u);
+        ASSERT_TRUE(second.commit(&why)) << why;
+        EXPECT_EQ(fs::file_size(dir / "a.bin"), 2u);
+    }
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+}
+
 TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     auto parse = [](std::vector<const char*> args, Options* o, std::string* why) {
         args.insert(args.begin(), "vkspd");

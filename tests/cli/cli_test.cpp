@@ -71,11 +71,18 @@ protected:
 
     // Runs the CLI in the test's folder; standard input is empty, standard error not a terminal.
     CliRun run(const std::vector<std::string>& args) {
+        std::string cli = quote(VKSPD_CLI);
+        for (const std::string& a : args) cli += " " + quote(a);
+        return runShell(cli + " < /dev/null");
+    }
+
+    // Runs `script` with sh in the test's folder, VKSPD_VALIDATION set as for run(); "$CLI" names
+    // the binary.
+    CliRun runShell(const std::string& script) {
         const bool validation = std::getenv("VKSPD_TEST_NO_VALIDATION") == nullptr;
-        std::string cmd = "cd " + quote(dir_.string()) + " && " + (validation ? "VKSPD_VALIDATION=1 " : "") +
-                          quote(VKSPD_CLI);
-        for (const std::string& a : args) cmd += " " + quote(a);
-        cmd += " < /dev/null > stdout.txt 2> stderr.txt";
+        const std::string cmd = "cd " + quote(dir_.string()) + " && " + (validation ? "VKSPD_VALIDATION=1 " : "") +
+                                "CLI=" + quote(VKSPD_CLI) + " sh -c " + quote(script) +
+                                " < /dev/null > stdout.txt 2> stderr.txt";
         const int status = std::system(cmd.c_str());
         CliRun r;
         r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -683,4 +690,40 @@ TEST_F(Cli, OutputStaysInsideTheOutputFolderWhateverTheInputNames) {
     ASSERT_EQ(one.code, 0) << one.err;
     EXPECT_EQ(filesIn(dir_ / "one"), (std::vector<std::string>{"__.ktx2", "contact_sheet.png", "level_00_5x3.png",
                                                                 "level_01_2x1.png", "level_02_1x1.png"}));
+}
+
+// Temporary files are created new (never opened through an existing name) under names that cannot
+// be guessed, so links planted where a temporary might go are left alone; a link at a final name is
+// replaced by the file, its target untouched.
+TEST_F(Cli, TemporaryFilesNeverWriteThroughALink) {
+    fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "x.png");
+    fs::create_directories(dir_ / "out");
+    const std::vector<std::string> outputs = {"level_00_5x3.png", "level_01_2x1.png", "level_02_1x1.png",
+                                              "contact_sheet.png", "x.ktx2"};
+    // Links at the names the CLI once used for its temporaries (".NAME.vkspd-tmp-PID": the shell's
+    // PID is the CLI's after exec), each to a file of its own outside -o.
+    std::string script;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        std::ofstream(dir_ / ("victim" + std::to_string(i))) << "precious";
+        script += "ln -s ../victim" + std::to_string(i) + " out/." + outputs[i] + ".vkspd-tmp-$$ && ";
+    }
+    // A link at a final name too.
+    std::ofstream(dir_ / "victim-final") << "precious";
+    fs::create_symlink("../victim-final", dir_ / "out/x.ktx2");
+    const CliRun r = runShell(script + "exec \"$CLI\" x.png -o out --linear");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (size_t i = 0; i < outputs.size(); ++i)
+        EXPECT_EQ(readText(dir_ / ("victim" + std::to_string(i))), "precious") << outputs[i];
+    EXPECT_EQ(readText(dir_ / "victim-final"), "precious");
+    // The outputs are files, whole; the planted links are still links to the untouched files.
+    for (const std::string& name : outputs) EXPECT_FALSE(fs::is_symlink(dir_ / "out" / name)) << name;
+    checkKtx2(dir_ / "out/x.ktx2", VK_FORMAT_R8G8B8A8_UNORM, 5, 3, 3);
+    size_t links = 0;
+    for (const auto& e : fs::directory_iterator(dir_ / "out")) {
+        const std::string name = e.path().filename().string();
+        if (name.find("vkspd-tmp") == std::string::npos) continue;
+        EXPECT_TRUE(fs::is_symlink(e.path())) << name;  // ours are gone
+        ++links;
+    }
+    EXPECT_EQ(links, outputs.size());
 }
