@@ -381,6 +381,8 @@ std::string helpText() {
            "     the requested format\n"
            "  5  cannot create the output folder or write an output file\n"
            "  6  --sm-map on a device without VK_NV_shader_sm_builtins\n"
+           "  130, 143  stopped by SIGINT, SIGTERM: the input in flight is finished or removed, no\n"
+           "     temporary file is left\n"
            "With several inputs, the exit code is that of the first input that failed.\n"
            "\n"
            "environment:\n"

@@ -73,7 +73,7 @@ std::string writeTemporary(const std::string& path, const std::vector<uint8_t>& 
 
 }  // namespace
 
-bool makeDirectories(const std::string& dir, std::string* reason) {
+bool makeDirectories(const std::string& dir, std::string* reason, std::vector<std::string>* created) {
     if (dir.empty()) return true;
     std::string partial;
     size_t pos = 0;
@@ -81,7 +81,9 @@ bool makeDirectories(const std::string& dir, std::string* reason) {
         pos = dir.find('/', pos + 1);
         partial = dir.substr(0, pos);
         if (partial.empty()) continue;
-        if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
+        if (mkdir(partial.c_str(), 0755) == 0) {
+            if (created) created->push_back(partial);
+        } else if (errno != EEXIST) {
             *reason = partial + ": cannot create folder: " + std::strerror(errno);
             return false;
         }
@@ -102,6 +104,13 @@ void OutputSet::rollback() {
     for (const std::string& t : temporaries_) unlink(t.c_str());
     temporaries_.clear();
     finals_.clear();
+    // Deepest first; a folder something else was put in meanwhile is not empty and stays.
+    for (auto f = folders_.rbegin(); f != folders_.rend(); ++f) rmdir(f->c_str());
+    folders_.clear();
+}
+
+bool OutputSet::makeFolder(const std::string& dir, std::string* reason) {
+    return makeDirectories(dir, reason, &folders_);
 }
 
 bool OutputSet::add(const std::string& path, const std::vector<uint8_t>& bytes, std::string* reason) {
@@ -127,6 +136,7 @@ bool OutputSet::commit(std::string* reason) {
         }
     }
     temporaries_.clear();
+    folders_.clear();
     committed_ = true;
     return true;
 }

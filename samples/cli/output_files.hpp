@@ -7,12 +7,14 @@
 
 namespace vkspd_cli {
 
-// Creates `dir` and its missing parents. On failure returns false with `reason` set.
-bool makeDirectories(const std::string& dir, std::string* reason);
+// Creates `dir` and its missing parents. On failure returns false with `reason` set. When
+// `created` is given, the folders this call created are appended to it, parents first.
+bool makeDirectories(const std::string& dir, std::string* reason, std::vector<std::string>* created = nullptr);
 
 // The files of one input: each is written to a temporary in its folder, and the set is renamed
 // into place by commit(). If any write fails, or commit() is never called, the destructor removes
-// every temporary, so a failed input leaves none of its new files behind.
+// every temporary and every folder makeFolder() created, so a failed or interrupted input leaves
+// none of its new files or folders behind.
 //
 // A temporary is created new (O_CREAT | O_EXCL | O_NOFOLLOW) under a random name
 // (".NAME.vkspd-tmp-XXXXXXXXXXXX"): nothing that already exists, a symbolic link planted at a
@@ -24,6 +26,10 @@ public:
     OutputSet(const OutputSet&) = delete;
     OutputSet& operator=(const OutputSet&) = delete;
     ~OutputSet();
+
+    // Creates `dir` and its missing parents (makeDirectories), remembering the folders it created
+    // so that they are removed again (if empty) when the set is not committed.
+    bool makeFolder(const std::string& dir, std::string* reason);
 
     // Writes `bytes` to a temporary next to `path`. On failure returns false with `reason` set
     // ("PATH: No space left on device").
@@ -38,7 +44,7 @@ public:
 
 private:
     void rollback();
-    std::vector<std::string> temporaries_, finals_;
+    std::vector<std::string> temporaries_, finals_, folders_;
     bool committed_ = false;
 };
 

@@ -291,7 +291,7 @@ TEST(CliOutput, StemsNameAnEntryInsideTheOutputFolder) {
     EXPECT_EQ(fileStem(std::string(199, 'a') + "\xc3\xa9.png"), std::string(199, 'a'));
 }
 
-TEST(CliOutput, TemporariesAreUnique) {
+TEST(CliOutput, TemporariesAreUniqueAndFoldersAreUndone) {
     const fs::path dir = fs::path(VKSPD_CLI_TEST_DIR) / "CliOutputTemporaries";
     fs::remove_all(dir);
     fs::create_directories(dir);
@@ -308,6 +308,23 @@ TEST(CliOutput, TemporariesAreUnique) {
         EXPECT_EQ(fs::file_size(dir / "a.bin"), 2u);
     }
     EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+    // Folders a set creates for its files are removed again when it is not committed; folders
+    // that were there stay.
+    {
+        OutputSet set;
+        ASSERT_TRUE(set.makeFolder((dir / "new/sub").string(), &why)) << why;
+        ASSERT_TRUE(set.add((dir / "new/sub/b.bin").string(), {3}, &why)) << why;
+        EXPECT_TRUE(fs::exists(dir / "new/sub"));
+    }
+    EXPECT_FALSE(fs::exists(dir / "new"));
+    {
+        OutputSet set;
+        ASSERT_TRUE(set.makeFolder(dir.string(), &why)) << why;
+        ASSERT_TRUE(set.makeFolder((dir / "kept").string(), &why)) << why;
+        ASSERT_TRUE(set.add((dir / "kept/c.bin").string(), {3}, &why)) << why;
+        ASSERT_TRUE(set.commit(&why)) << why;
+    }
+    EXPECT_TRUE(fs::exists(dir / "kept/c.bin"));
 }
 
 TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {

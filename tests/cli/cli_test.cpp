@@ -10,14 +10,20 @@
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fcntl.h>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -539,6 +545,7 @@ TEST_F(Cli, HelpExplainsEveryOption) {
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
     for (int code = 0; code <= 6; ++code)
         EXPECT_NE(r.out.find("\n  " + std::to_string(code) + "  "), std::string::npos) << "exit code " << code;
+    EXPECT_NE(r.out.find("\n  130, 143  stopped by SIGINT, SIGTERM"), std::string::npos);
 }
 
 TEST_F(Cli, ListsDevicesAndPicksOneByName) {
@@ -726,4 +733,104 @@ TEST_F(Cli, TemporaryFilesNeverWriteThroughALink) {
         ++links;
     }
     EXPECT_EQ(links, outputs.size());
+}
+
+namespace {
+
+// Whether any name under `dir` contains `part`.
+bool anyNameContains(const fs::path& dir, const std::string& part) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().filename().string().find(part) != std::string::npos) return true;
+    return false;
+}
+
+// Runs the CLI on `args` in `dir` (standard output and error to files there) and sends it
+// `signal` once `ready(dir)` holds (checked every millisecond). Returns the wait status, or -1 if
+// `ready` never held within a minute (the CLI is then killed).
+int runAndSignal(const fs::path& dir, const std::vector<std::string>& args, int signal,
+                 const std::function<bool()>& ready) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (chdir(dir.c_str()) != 0) _exit(127);
+        const int in = open("/dev/null", O_RDONLY), out = open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                  err = open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
+        if (std::getenv("VKSPD_TEST_NO_VALIDATION") == nullptr) setenv("VKSPD_VALIDATION", "1", 1);
+        std::vector<char*> argv = {const_cast<char*>(VKSPD_CLI)};
+        for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(VKSPD_CLI, argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (!ready()) {
+        if (waitpid(pid, &status, WNOHANG) == pid) return status;  // finished before it was ready
+        if (std::chrono::steady_clock::now() > deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    kill(pid, signal);
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+}  // namespace
+
+// SIGINT or SIGTERM in a batch: the input in flight is finished or removed, no temporary file or
+// partial folder is left, every completed output is whole, and the exit code is 128 + the signal.
+// The signal comes while a temporary file exists (a write in flight), then after the first input's
+// files are all in place.
+TEST_F(Cli, InterruptedBatchLeavesNoDebris) {
+    constexpr int kInputs = 20;
+    std::vector<std::string> args = {"-o", "out", "--linear"};
+    for (int i = 0; i < kInputs; ++i) args.insert(args.end(), {"--random", "300x200"});
+    const uint32_t levels = 9;
+    const fs::path out = dir_ / "out";
+    struct Case {
+        int signal;
+        std::function<bool()> ready;
+    };
+    const std::vector<Case> cases = {
+        {SIGINT, [&] { return anyNameContains(out, "vkspd-tmp"); }},
+        {SIGTERM, [&] { return fs::exists(out / "random-300x200/random-300x200.ktx2"); }},
+    };
+    for (const Case& c : cases) {
+        fs::remove_all(out);
+        const int status = runAndSignal(dir_, args, c.signal, c.ready);
+        const std::string err = readText(dir_ / "stderr.txt");
+        ASSERT_NE(status, -1) << "no output appeared within a minute\n" << err;
+        ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        EXPECT_EQ(WEXITSTATUS(status), 128 + c.signal) << err;
+        EXPECT_NE(err.find(c.signal == SIGINT ? "interrupted (SIGINT)" : "interrupted (SIGTERM)"), std::string::npos)
+            << err;
+        EXPECT_EQ(err.find("validation"), std::string::npos) << err;
+        EXPECT_FALSE(anyNameContains(dir_, "vkspd-tmp"));
+        // Every folder is whole: its levels, contact sheet and KTX2 file, all readable.
+        const std::vector<std::string> folders = fs::exists(out) ? filesIn(out) : std::vector<std::string>{};
+        EXPECT_LT(folders.size(), size_t(kInputs)) << "the batch was not stopped";
+        if (c.signal == SIGTERM) {
+            EXPECT_GE(folders.size(), 1u);
+        }
+        for (const std::string& folder : folders) {
+            const fs::path f = out / folder;
+            EXPECT_EQ(filesIn(f).size(), levels + 2) << folder;
+            for (uint32_t l = 0; l < levels; ++l) {
+                const fs::path png = f / levelName(l, vkspd::mipExtent(300, l), vkspd::mipExtent(200, l));
+                int w = 0, h = 0, n = 0;
+                stbi_uc* p = stbi_load(png.c_str(), &w, &h, &n, 4);
+                EXPECT_TRUE(p) << png;
+                stbi_image_free(p);
+            }
+            int w = 0, h = 0, n = 0;
+            stbi_uc* sheet = stbi_load((f / "contact_sheet.png").c_str(), &w, &h, &n, 4);
+            EXPECT_TRUE(sheet) << folder;
+            stbi_image_free(sheet);
+            checkKtx2(f / "random-300x200.ktx2", VK_FORMAT_R8G8B8A8_UNORM, 300, 200, levels);
+        }
+    }
 }
