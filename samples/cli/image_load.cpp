@@ -308,6 +308,13 @@ bool checkRadianceRuns(const uint8_t* d, size_t n, int width, int height, std::s
 
 }  // namespace
 
+namespace {
+
+// The most stb_image decodes: it computes its buffers' sizes in int.
+constexpr uint64_t kMaxDecoderBytes = uint64_t(INT_MAX);
+
+}  // namespace
+
 bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason) {
     bytes->clear();
     std::unique_ptr<std::FILE, FileCloser> owned;
@@ -385,6 +392,18 @@ bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, Loade
     if (decodedBytes > limits.maxDecodedBytes) {
         *reason = std::to_string(w) + "x" + std::to_string(h) + " needs " + std::to_string(decodedBytes >> 20) +
                   " MiB decoded, over the limit of " + std::to_string(limits.maxDecodedBytes >> 20) + " MiB";
+        return false;
+    }
+
+    // stb_image computes the size of its output, and of a PNG's inflated rows (the decoded image
+    // and a filter byte a row, at most), in int, so it cannot decode 2 GiB or more: a valid
+    // 16384x16384 16-bit RGBA PNG failed as if corrupt. Refused here with the rule instead.
+    const uint64_t decoderBytes = decodedBytes + (type == "PNG" ? uint64_t(h) : 0);
+    if (decoderBytes > kMaxDecoderBytes) {
+        *reason = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bitsOf(sampleType)) + "-bit " +
+                  (sampleType == SampleType::F32 ? "float " : "") + "RGBA is " +
+                  std::to_string((decodedBytes + (1u << 19)) >> 20) + " MiB decoded; the image decoder (stb_image) " +
+                  "decodes at most 2 GiB - 1 byte (" + std::to_string(kMaxDecoderBytes) + " bytes)";
         return false;
     }
 

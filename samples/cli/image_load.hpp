@@ -44,8 +44,10 @@ struct LoadLimits {
 bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason);
 
 // Decodes an image file held in memory. Checks the header first (stbi_info): an unknown or
-// corrupt header, a zero side, a side over limits.maxDimension or more than limits.maxDecodedBytes
-// are refused before any pixel is decoded. On failure returns false with `reason` set, one line.
+// corrupt header, a zero side, a side over limits.maxDimension, more than limits.maxDecodedBytes,
+// or 2 GiB or more decoded (stb_image's sizes are ints: a 16384x16384 16-bit image is 2 GiB as
+// RGBA) are refused before any pixel is decoded, the size named. On failure returns false with
+// `reason` set, one line.
 bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, LoadedImage* image,
                std::string* reason);
 

@@ -376,7 +376,7 @@ std::string helpText() {
            "  1  --verify found a level outside the tolerance\n"
            "  2  bad arguments\n"
            "  3  an input is missing, unreadable, truncated, corrupt, of an unsupported type, of\n"
-           "     zero size, or larger than the device's maxImageDimension2D\n"
+           "     zero size, larger than the device's maxImageDimension2D, or 2 GiB or more decoded\n"
            "  4  no usable Vulkan device, a Vulkan error, or the device or library cannot produce\n"
            "     the requested format\n"
            "  5  cannot create the output folder or write an output file\n"

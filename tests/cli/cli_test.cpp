@@ -397,6 +397,10 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
         {{kCorpus + "/png_inflates_past_image.png"}, 3,
          "png_inflates_past_image.png: corrupt PNG: its compressed data inflates past the 1x1 image"},
         {{kCorpus + "/png_huge_header_20000x1.png"}, 3, "20000x1 exceeds this device's maxImageDimension2D"},
+        // A valid header stb_image cannot decode: 2 GiB decoded is past its 32-bit sizes.
+        {{kCorpus + "/png_16bit_rgba_16384x16384.png"}, 3,
+         "png_16bit_rgba_16384x16384.png: 16384x16384 16-bit RGBA is 2048 MiB decoded; the image decoder "
+         "(stb_image) decodes at most 2 GiB - 1 byte"},
         {{kCorpus + "/bmp_negative_width.bmp"}, 3, "bmp_negative_width.bmp: BMP of zero size"},
         {{kCorpus + "/jpeg_dht_over_256_symbols.jpg"}, 3, "a Huffman table of"},
         {{kCorpus + "/jpeg_17_scans.jpg"}, 3,
