@@ -170,7 +170,8 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     } else {
         std::vector<uint8_t> file;
         std::string why;
-        if (!readFile(name, &file, &why)) return fail(rp, kExitBadInput, "cannot read: " + why);
+        if (!readImageFile(name, &file, &why, [] { return interruptSignal() != 0; }))
+            return interrupted(rp) ? false : fail(rp, kExitBadInput, why);
         if (interrupted(rp)) return false;
         LoadLimits limits;
         limits.maxDimension = g_.properties.limits.maxImageDimension2D;
@@ -436,7 +437,8 @@ int runMain(int argc, char** argv) {
         inputs.push_back({"random-" + std::to_string(r.width) + "x" + std::to_string(r.height), true, r});
 
     // Output folders: DIR for one input, DIR/NAME for several (NAME-2... where names repeat). NAME
-    // is a stem (stemOf), so every folder is inside DIR.
+    // is a stem (stemOf), so every folder is inside DIR. They are created with an input's first
+    // file (and removed again if it fails); that they can be is checked here, before any work.
     std::vector<std::string> outDirs;
     std::set<std::string> used;
     for (const Input& in : inputs) {
@@ -450,7 +452,7 @@ int runMain(int argc, char** argv) {
         used.insert(folder);
         outDirs.push_back(o.outDir + "/" + folder);
     }
-    if (o.write && !inputs.empty() && !makeDirectories(o.outDir, &error)) {
+    if (o.write && !inputs.empty() && !canCreateFolder(o.outDir, &error)) {
         std::fprintf(stderr, "vkspd: %s\n", error.c_str());
         return kExitOutput;
     }

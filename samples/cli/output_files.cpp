@@ -96,6 +96,32 @@ bool makeDirectories(const std::string& dir, std::string* reason, std::vector<st
     return true;
 }
 
+bool canCreateFolder(const std::string& dir, std::string* reason) {
+    if (dir.empty()) return true;
+    std::string parent = dir[0] == '/' ? "/" : ".", partial;
+    size_t pos = 0;
+    while (pos != std::string::npos) {
+        pos = dir.find('/', pos + 1);
+        partial = dir.substr(0, pos);
+        if (partial.empty()) continue;
+        struct stat st;
+        if (stat(partial.c_str(), &st) == 0) {
+            parent = partial;
+            continue;
+        }
+        // The first part that does not exist: it can be made where its parent is a writable folder.
+        if (errno == ENOENT && access(parent.c_str(), W_OK | X_OK) == 0) return true;
+        *reason = partial + ": cannot create folder: " + std::strerror(errno);
+        return false;
+    }
+    struct stat st;
+    if (stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *reason = dir + ": not a folder";
+        return false;
+    }
+    return true;
+}
+
 OutputSet::~OutputSet() {
     if (!committed_) rollback();
 }

@@ -11,6 +11,11 @@ namespace vkspd_cli {
 // `created` is given, the folders this call created are appended to it, parents first.
 bool makeDirectories(const std::string& dir, std::string* reason, std::vector<std::string>* created = nullptr);
 
+// Whether makeDirectories(dir) could succeed, checked without creating anything: every existing
+// part of the path is a folder and the deepest one is writable. On failure returns false with
+// `reason` set as makeDirectories would ("a-file/sub: cannot create folder: Not a directory").
+bool canCreateFolder(const std::string& dir, std::string* reason);
+
 // The files of one input: each is written to a temporary in its folder, and the set is renamed
 // into place by commit(). If any write fails, or commit() is never called, the destructor removes
 // every temporary and every folder makeFolder() created, so a failed or interrupted input leaves

@@ -325,6 +325,11 @@ TEST(CliOutput, TemporariesAreUniqueAndFoldersAreUndone) {
         ASSERT_TRUE(set.commit(&why)) << why;
     }
     EXPECT_TRUE(fs::exists(dir / "kept/c.bin"));
+    // The check made before any work creates nothing.
+    EXPECT_TRUE(canCreateFolder((dir / "x/y/z").string(), &why)) << why;
+    EXPECT_FALSE(fs::exists(dir / "x"));
+    EXPECT_FALSE(canCreateFolder((dir / "a.bin/sub").string(), &why));
+    EXPECT_NE(why.find("a.bin/sub: cannot create folder: Not a directory"), std::string::npos) << why;
 }
 
 TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {

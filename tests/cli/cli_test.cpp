@@ -397,6 +397,8 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
         {{kCorpus + "/png_inflates_past_image.png"}, 3,
          "png_inflates_past_image.png: corrupt PNG: its compressed data inflates past the 1x1 image"},
         {{kCorpus + "/png_huge_header_20000x1.png"}, 3, "20000x1 exceeds this device's maxImageDimension2D"},
+        {{kCorpus + "/png_huge_header_100000x100000.png"}, 3,
+         "png_huge_header_100000x100000.png: 100000x100000 exceeds this device's maxImageDimension2D"},
         // A valid header stb_image cannot decode: 2 GiB decoded is past its 32-bit sizes.
         {{kCorpus + "/png_16bit_rgba_16384x16384.png"}, 3,
          "png_16bit_rgba_16384x16384.png: 16384x16384 16-bit RGBA is 2048 MiB decoded; the image decoder "
@@ -431,6 +433,7 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
             args.push_back("-o");
             args.push_back("out");
         }
+        fs::remove_all(dir_ / "out");
         const CliRun r = run(args);
         const std::string what = ::testing::PrintToString(c.args);
         EXPECT_EQ(r.code, c.code) << what << "\n" << r.err;
@@ -438,7 +441,7 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
         ASSERT_EQ(errLines.size(), 1u) << what << "\n" << r.err;
         EXPECT_EQ(errLines[0].rfind("vkspd: ", 0), 0u) << errLines[0];
         EXPECT_NE(errLines[0].find(c.message), std::string::npos) << what << "\n" << errLines[0];
-        EXPECT_TRUE(filesIn(dir_ / "out").empty()) << what;
+        EXPECT_FALSE(fs::exists(dir_ / "out")) << what;  // no output folder for inputs that all failed
     }
 }
 
@@ -837,4 +840,28 @@ TEST_F(Cli, InterruptedBatchLeavesNoDebris) {
             checkKtx2(f / "random-300x200.ktx2", VK_FORMAT_R8G8B8A8_UNORM, 300, 200, levels);
         }
     }
+}
+
+// Standard input is checked for an image signature in its first bytes before the rest is read: an
+// endless stream of text is refused at once (it used to be read up to 2 GiB first).
+TEST_F(Cli, StandardInputIsRefusedFromItsFirstBytes) {
+    const auto start = std::chrono::steady_clock::now();
+    const CliRun r = runShell("yes | \"$CLI\" - -o out");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_NE(r.err.find("vkspd: -: not an image of a supported type"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+    EXPECT_LT(seconds, 30.0);
+}
+
+// A batch whose inputs all fail creates no output folder; one with a good input creates only that
+// input's folder.
+TEST_F(Cli, OutputFolderIsCreatedForTheFirstOutputOnly) {
+    fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "x.png");
+    const CliRun bad = run({"missing.png", kCorpus + "/text_file.png", "-o", "a/out", "--linear"});
+    EXPECT_EQ(bad.code, 3) << bad.err;
+    EXPECT_FALSE(fs::exists(dir_ / "a")) << "an empty output folder was left";
+    const CliRun mixed = run({"missing.png", "x.png", "-o", "a/out", "--linear"});
+    EXPECT_EQ(mixed.code, 3) << mixed.err;
+    EXPECT_EQ(filesIn(dir_ / "a/out"), std::vector<std::string>{"x"});
 }
