@@ -7,8 +7,12 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <iterator>
 #include <memory>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace vkspd_cli {
 
@@ -251,6 +255,32 @@ bool checkPngChunks(const uint8_t* d, size_t n, std::string* reason) {
     return true;
 }
 
+// The size in a PNG's header, checked before stb_image reads it: stb refuses a header whose width x
+// height x channels is over 2^30 as "too large" (or "corrupt" where the image has a palette),
+// which named no size (a 100000x100000 PNG). Here the size is named with the rule it breaks: the
+// device's maxImageDimension2D, or stb's limit. A header stb will refuse for another reason, or
+// one that is not there, is left to it. Returns false with `reason` set.
+bool checkPngHeaderSize(const uint8_t* d, size_t n, const LoadLimits& limits, std::string* reason) {
+    if (n < 8 + 8 + 13 || std::memcmp(d + 12, "IHDR", 4) != 0) return true;
+    auto be32 = [&](size_t i) { return uint32_t(d[i]) << 24 | uint32_t(d[i + 1]) << 16 | uint32_t(d[i + 2]) << 8 | d[i + 3]; };
+    const uint32_t w = be32(16), h = be32(20);
+    const unsigned colour = d[25];
+    if (w == 0 || h == 0) return true;  // stb refuses it ("0-pixel image")
+    const std::string size = std::to_string(w) + "x" + std::to_string(h);
+    if (w > limits.maxDimension || h > limits.maxDimension) {
+        *reason = size + " exceeds this device's maxImageDimension2D (" + std::to_string(limits.maxDimension) + ")";
+        return false;
+    }
+    // stb's test, channels as it counts them: a palette image as four.
+    const unsigned channels = colour == 0 ? 1 : colour == 2 ? 3 : colour == 3 ? 4 : colour == 4 ? 2 : colour == 6 ? 4 : 0;
+    if (channels && uint64_t(w) * h * channels > (uint64_t(1) << 30)) {
+        *reason = size + " with " + std::to_string(channels) + " channels exceeds the PNG decoder's (stb_image) " +
+                  "limit of 2^30 samples (width x height x channels)";
+        return false;
+    }
+    return true;
+}
+
 // Debian 12's stb_image (2022-09-08) decodes a Radiance scanline's run-length data without refusing
 // a run of length 0 (later versions do): such a run never advances, and past the end of the file
 // stb reads zeros, which are runs of length 0 too, so a 73-byte file, or any run-length HDR cut
@@ -308,34 +338,115 @@ bool checkRadianceRuns(const uint8_t* d, size_t n, int width, int height, std::s
 
 }  // namespace
 
-bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason) {
+namespace {
+
+const char* const kNotAnImage = "not an image of a supported type (PNG, JPEG, TGA, BMP, PSD, GIF, HDR)";
+const char* const kTooLarge = "file too large for the image decoder (over 2 GiB)";
+
+// The most a file may hold: stb_image takes its length as an int.
+constexpr size_t kMaxFileBytes = size_t(INT_MAX);
+
+// The most stb_image decodes: it computes its buffers' sizes in int.
+constexpr uint64_t kMaxDecoderBytes = uint64_t(INT_MAX);
+
+// Enough of a file for typeOf() and for stb_image's TGA header test (18 bytes).
+constexpr size_t kSignatureBytes = 64;
+
+// Whether a file starting with these bytes can be an image loadImage accepts: one of typeOf()'s
+// signatures, or else a TGA header (TGA has no signature; stb_image tries it last, from its header
+// alone).
+bool startsLikeImage(const uint8_t* d, size_t n) {
+    if (!typeOf(d, n).empty()) return true;
+    int w = 0, h = 0, comp = 0;
+    return stbi_info_from_memory(d, int(n), &w, &h, &comp) != 0;
+}
+
+enum class ReadResult { Ok, Error, NotAnImage, TooLarge, Stopped };
+
+// Reads `path` ("-": standard input) whole; with `checkSignature`, its first kSignatureBytes are
+// checked (startsLikeImage) before the rest is read. A pipe or terminal is waited on with poll()
+// in steps of 100 ms, asking `stop` (when given) in between. On ReadResult::Error, `error` is the
+// errno.
+ReadResult readAll(const std::string& path, std::vector<uint8_t>* bytes, bool checkSignature, bool (*stop)(),
+                   int* error) {
     bytes->clear();
-    std::unique_ptr<std::FILE, FileCloser> owned;
-    std::FILE* f = stdin;
+    int fd = STDIN_FILENO;
     if (path != "-") {
-        owned.reset(std::fopen(path.c_str(), "rb"));
-        if (!owned) {
-            *reason = std::strerror(errno);
-            return false;
+        fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            *error = errno;
+            return ReadResult::Error;
         }
-        f = owned.get();
     }
+    struct Closer {
+        int fd;
+        ~Closer() {
+            if (fd != STDIN_FILENO) close(fd);
+        }
+    } closer{fd};
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        *error = errno;
+        return ReadResult::Error;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        *error = EISDIR;
+        return ReadResult::Error;
+    }
+    const bool regular = S_ISREG(st.st_mode);
+    if (regular && uint64_t(st.st_size) > kMaxFileBytes) return ReadResult::TooLarge;
+    bool checked = !checkSignature;
     uint8_t chunk[1 << 16];
     for (;;) {
-        const size_t got = std::fread(chunk, 1, sizeof chunk, f);
-        bytes->insert(bytes->end(), chunk, chunk + got);
-        if (bytes->size() > size_t(INT_MAX)) {
-            *reason = "file too large for the image decoder (over 2 GiB)";
-            return false;
+        // Up to the signature's end first, then in chunks.
+        const size_t want = checked ? sizeof chunk : kSignatureBytes - bytes->size();
+        if (!regular) {
+            pollfd p = {fd, POLLIN, 0};
+            const int ready = poll(&p, 1, 100);
+            if (stop && stop()) return ReadResult::Stopped;
+            if (ready == 0 || (ready < 0 && errno == EINTR)) continue;
         }
-        if (got < sizeof chunk) break;
+        const ssize_t got = read(fd, chunk, want);
+        if (got < 0) {
+            if (errno == EINTR) {
+                if (stop && stop()) return ReadResult::Stopped;
+                continue;
+            }
+            *error = errno;
+            return ReadResult::Error;
+        }
+        bytes->insert(bytes->end(), chunk, chunk + got);
+        if (bytes->size() > kMaxFileBytes) return ReadResult::TooLarge;
+        if (!checked && (got == 0 || bytes->size() >= kSignatureBytes)) {
+            if (!bytes->empty() && !startsLikeImage(bytes->data(), bytes->size())) return ReadResult::NotAnImage;
+            checked = true;
+        }
+        if (got == 0) return ReadResult::Ok;
     }
-    if (std::ferror(f)) {
-        // Reading a folder fails here with EISDIR on Linux.
-        *reason = errno ? std::strerror(errno) : "read error";
-        return false;
+}
+
+}  // namespace
+
+bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason) {
+    int error = 0;
+    switch (readAll(path, bytes, false, nullptr, &error)) {
+    case ReadResult::Ok: return true;
+    case ReadResult::TooLarge: *reason = kTooLarge; return false;
+    default: *reason = std::strerror(error); return false;
     }
-    return true;
+}
+
+bool readImageFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason, bool (*stop)()) {
+    int error = 0;
+    switch (readAll(path, bytes, true, stop, &error)) {
+    case ReadResult::Ok: return true;
+    case ReadResult::NotAnImage: *reason = kNotAnImage; break;
+    case ReadResult::TooLarge: *reason = kTooLarge; break;
+    case ReadResult::Stopped: *reason = "interrupted"; break;
+    case ReadResult::Error: *reason = std::string("cannot read: ") + std::strerror(error); break;
+    }
+    bytes->clear();
+    return false;
 }
 
 bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, LoadedImage* image,
@@ -345,14 +456,15 @@ bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, Loade
         *reason = "empty file";
         return false;
     }
-    if (size > size_t(INT_MAX)) {
-        *reason = "file too large for the image decoder (over 2 GiB)";
+    if (size > kMaxFileBytes) {
+        *reason = kTooLarge;
         return false;
     }
     const std::string type = typeOf(data, size);
     const std::string what = type.empty() ? "image" : type;
     if (type == "JPEG" && !checkJpegSegments(data, size, reason)) return false;
     if (type == "PNG" && !checkPngChunks(data, size, reason)) return false;
+    if (type == "PNG" && !checkPngHeaderSize(data, size, limits, reason)) return false;
     Reader reader{data, size};
     stbi_io_callbacks io = reader.restart();
     int w = 0, h = 0, comp = 0;
@@ -360,7 +472,7 @@ bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, Loade
     if (!stbi_info_from_callbacks(&io, &reader, &w, &h, &comp)) {
         const std::string why = stbReason();
         if (type.empty())
-            *reason = "not an image of a supported type (PNG, JPEG, TGA, BMP, PSD, GIF, HDR)";
+            *reason = kNotAnImage;
         else
             *reason = "corrupt or unsupported " + what + " header" + (why.empty() ? "" : " (" + why + ")");
         return false;
@@ -385,6 +497,17 @@ bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, Loade
     if (decodedBytes > limits.maxDecodedBytes) {
         *reason = std::to_string(w) + "x" + std::to_string(h) + " needs " + std::to_string(decodedBytes >> 20) +
                   " MiB decoded, over the limit of " + std::to_string(limits.maxDecodedBytes >> 20) + " MiB";
+        return false;
+    }
+    // stb_image computes the size of its output, and of a PNG's inflated rows (the decoded image
+    // and a filter byte a row, at most), in int, so it cannot decode 2 GiB or more: a valid
+    // 16384x16384 16-bit RGBA PNG failed as if corrupt. Refused here with the rule instead.
+    const uint64_t decoderBytes = decodedBytes + (type == "PNG" ? uint64_t(h) : 0);
+    if (decoderBytes > kMaxDecoderBytes) {
+        *reason = std::to_string(w) + "x" + std::to_string(h) + " " + std::to_string(bitsOf(sampleType)) + "-bit " +
+                  (sampleType == SampleType::F32 ? "float " : "") + "RGBA is " +
+                  std::to_string((decodedBytes + (1u << 19)) >> 20) + " MiB decoded; the image decoder (stb_image) " +
+                  "decodes at most 2 GiB - 1 byte (" + std::to_string(kMaxDecoderBytes) + " bytes)";
         return false;
     }
 

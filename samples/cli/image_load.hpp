@@ -39,13 +39,24 @@ struct LoadLimits {
     uint64_t maxDecodedBytes = 1ull << 34; // Decoded RGBA bytes (guards the decoder's allocation).
 };
 
-// Reads a whole file ("-": standard input). On failure returns false and `reason` says why
-// (for example "No such file or directory").
+// Reads a whole file ("-": standard input), at most 2 GiB - 1 byte. On failure returns false and
+// `reason` says why (for example "No such file or directory").
 bool readFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason);
 
+// Reads an input image ("-": standard input) for loadImage. Its first bytes are checked for the
+// signature of a supported type before the rest is read, so an endless stream that is no image is
+// refused at once, and no more than 2 GiB - 1 byte is read. A pipe or terminal is waited on in
+// steps of 100 ms; `stop`, when given, is asked in between and ends the read ("interrupted") when
+// it says so. On failure returns false with `reason` set, one line: "cannot read: No such file or
+// directory", "not an image of a supported type (...)", "file too large ...".
+bool readImageFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason,
+                   bool (*stop)() = nullptr);
+
 // Decodes an image file held in memory. Checks the header first (stbi_info): an unknown or
-// corrupt header, a zero side, a side over limits.maxDimension or more than limits.maxDecodedBytes
-// are refused before any pixel is decoded. On failure returns false with `reason` set, one line.
+// corrupt header, a zero side, a side over limits.maxDimension, more than limits.maxDecodedBytes,
+// or 2 GiB or more decoded (stb_image's sizes are ints: a 16384x16384 16-bit image is 2 GiB as
+// RGBA) are refused before any pixel is decoded, the size named. On failure returns false with
+// `reason` set, one line.
 bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, LoadedImage* image,
                std::string* reason);
 

@@ -8,6 +8,7 @@
 #include "gpu_chain.hpp"
 #include "image_load.hpp"
 #include "image_write.hpp"
+#include "interrupt.hpp"
 #include "ktx2.hpp"
 #include "options.hpp"
 #include "output_files.hpp"
@@ -22,6 +23,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <set>
 
 namespace vkspd_cli {
@@ -56,7 +58,8 @@ std::string describePath(const vkspd::DispatchDescription& d) {
            (d.groupColumns ? ", strips of " + std::to_string(d.groupColumns) + " tiles" : "") + ")";
 }
 
-// The name of an input's output folder (in a batch) and KTX2 file.
+// The name of an input's output folder (in a batch) and KTX2 file: never ".", ".." or a path
+// (fileStem), so that every output stays inside -o.
 std::string stemOf(const Input& input) {
     if (input.random) return input.name;
     return input.name == "-" ? "stdin" : fileStem(input.name);
@@ -109,6 +112,9 @@ private:
     // Prints a line on standard output unless --quiet (or --json -).
     void say(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
     bool fail(FileReport* r, int code, const std::string& reason);
+    // Whether SIGINT or SIGTERM came; if so, marks `r` interrupted (exit code 128 + the signal),
+    // and the caller stops the input: its files not yet committed are removed.
+    bool interrupted(FileReport* r);
     bool writeOutputs(FileReport* r, const std::string& stem);
     bool writeMaps(FileReport* r);
 
@@ -136,6 +142,14 @@ bool Run::fail(FileReport* r, int code, const std::string& reason) {
     return false;
 }
 
+bool Run::interrupted(FileReport* r) {
+    const int signal = interruptSignal();
+    if (!signal) return false;
+    r->exitCode = 128 + signal;
+    r->error = std::string("interrupted by ") + signalName(signal);
+    return true;
+}
+
 bool Run::processInto(size_t index, const Input& input, const std::string& outDir, FileReport* rp) {
     FileReport& r = *rp;
     const std::string& name = input.name;
@@ -156,7 +170,9 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     } else {
         std::vector<uint8_t> file;
         std::string why;
-        if (!readFile(name, &file, &why)) return fail(rp, kExitBadInput, "cannot read: " + why);
+        if (!readImageFile(name, &file, &why, [] { return interruptSignal() != 0; }))
+            return interrupted(rp) ? false : fail(rp, kExitBadInput, why);
+        if (interrupted(rp)) return false;
         LoadLimits limits;
         limits.maxDimension = g_.properties.limits.maxImageDimension2D;
         if (!loadImage(file.data(), file.size(), limits, &image, &why)) return fail(rp, kExitBadInput, why);
@@ -167,6 +183,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     r.fileBits = bitsOf(image.type);
     r.srgbInput = image.type != SampleType::F32 && o_.transfer == Transfer::Srgb;
     r.timings.loadMs = msSince(t);
+    if (interrupted(rp)) return false;
 
     // Level 0 in the GPU format.
     progress_.update(index, name, "converting", 0.1);
@@ -180,6 +197,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     }
     image = LoadedImage{};  // the decoded file is no longer needed
     r.timings.convertMs = msSince(t);
+    if (interrupted(rp)) return false;
 
     // The chain on the device.
     progress_.update(index, name, "generating", 0.2);
@@ -208,6 +226,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     }
     r.ran = true;
     r.timings.gpuMs = r.chain.gpuMs;
+    if (interrupted(rp)) return false;
     level0 = {};
     const vkspd::DispatchDescription& d = r.chain.dispatch;
     say("%s: %ux%u %s, %u levels, %s reduction, on %s: %s\n", name.c_str(), r.width, r.height,
@@ -240,6 +259,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     }
 
     // The files (also after a failed verification: they show what went wrong).
+    if (interrupted(rp)) return false;
     if (o_.write) {
         progress_.update(index, name, "writing", 0.7);
         t = Clock::now();
@@ -249,7 +269,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
         if (writeOutputs(&r, stemOf(input))) {
             say("  wrote %s/: %u level files, contact_sheet.png, %s\n", outDir.c_str(), r.chain.levels,
                 r.outputs.empty() ? "" : r.outputs.back().substr(r.outputs.back().find_last_of('/') + 1).c_str());
-        } else if (firstCode != 0) {
+        } else if (firstCode != 0 && !interruptSignal()) {
             // The verification failed first: its code and message stand (the write error was printed).
             r.exitCode = firstCode;
             r.error = firstError;
@@ -259,13 +279,17 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     return r.exitCode == 0;
 }
 
+// Every file of the input, or none: `files` removes its temporaries and the folders it created
+// unless it is committed (a failed write, or SIGINT/SIGTERM before the commit). The commit itself,
+// renames only, is not interrupted.
 bool Run::writeOutputs(FileReport* r, const std::string& stem) {
     std::string why;
-    if (!makeDirectories(r->outputDir, &why)) return fail(r, kExitOutput, why);
+    OutputSet files;
+    if (interrupted(r)) return false;
+    if (!files.makeFolder(r->outputDir, &why)) return fail(r, kExitOutput, why);
     const ChainResult& c = r->chain;
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(r->format, &fi);
-    OutputSet files;
     ContactSheet sheet = planContactSheet(r->width, r->height, c.levels);
     std::vector<uint8_t> encoded;
     for (uint32_t l = 0; l < c.levels; ++l) {
@@ -278,11 +302,13 @@ bool Run::writeOutputs(FileReport* r, const std::string& stem) {
         std::snprintf(file, sizeof file, "/level_%02u_%ux%u%s", l, w, h, extensionFor(view));
         if (!files.add(r->outputDir + file, encoded, &why)) return fail(r, kExitOutput, "cannot write " + why);
         placeLevel(&sheet, l, view);
+        if (interrupted(r)) return false;
     }
     if (!encodePng8(sheet.rgba.data(), sheet.width, sheet.height, 4, &encoded))
         return fail(r, kExitOutput, "cannot encode the contact sheet");
     sheet.rgba = {};
     if (!files.add(r->outputDir + "/contact_sheet.png", encoded, &why)) return fail(r, kExitOutput, "cannot write " + why);
+    if (interrupted(r)) return false;
     r->contactSheetFirstLevel = sheet.firstLevel;
 
     std::vector<Ktx2Level> levels;
@@ -293,6 +319,7 @@ bool Run::writeOutputs(FileReport* r, const std::string& stem) {
     if (!writeKtx2(r->format, r->width, r->height, levels, kWriter, &encoded, &why))
         return fail(r, kExitVulkan, why);
     if (!files.add(r->outputDir + "/" + stem + ".ktx2", encoded, &why)) return fail(r, kExitOutput, "cannot write " + why);
+    if (interrupted(r)) return false;
     if (!files.commit(&why)) return fail(r, kExitOutput, "cannot write " + why);
     r->outputs = files.paths();
     return true;
@@ -403,7 +430,9 @@ int runMain(int argc, char** argv) {
     for (const RandomInput& r : o.randoms)
         inputs.push_back({"random-" + std::to_string(r.width) + "x" + std::to_string(r.height), true, r});
 
-    // Output folders: DIR for one input, DIR/NAME for several (NAME-2... where names repeat).
+    // Output folders: DIR for one input, DIR/NAME for several (NAME-2... where names repeat). NAME
+    // is a stem (stemOf), so every folder is inside DIR. They are created with an input's first
+    // file (and removed again if it fails); that they can be is checked here, before any work.
     std::vector<std::string> outDirs;
     std::set<std::string> used;
     for (const Input& in : inputs) {
@@ -417,15 +446,21 @@ int runMain(int argc, char** argv) {
         used.insert(folder);
         outDirs.push_back(o.outDir + "/" + folder);
     }
-    if (o.write && !inputs.empty() && !makeDirectories(o.outDir, &error)) {
+    if (o.write && !inputs.empty() && !canCreateFolder(o.outDir, &error)) {
         std::fprintf(stderr, "vkspd: %s\n", error.c_str());
         return kExitOutput;
     }
 
+    // From here on SIGINT and SIGTERM stop the run between steps (interrupt.hpp); until here
+    // nothing was written, and they end the process as usual.
+    installInterruptHandlers();
     vkspd_tools::GpuOptions gpuOptions = o.device;
     gpuOptions.validation = validationRequested();
     gpuOptions.pipelineStatistics = o.occupancy;
     gpuOptions.smBuiltins = !o.smMapPath.empty();
+    // The driver's and the layers' threads start with SIGINT and SIGTERM blocked: the main thread
+    // handles them.
+    auto blocked = std::make_unique<InterruptsBlocked>();
     vkspd_tools::Gpu g = vkspd_tools::openGpu(gpuOptions);
     if (!o.smMapPath.empty() && !g.smBuiltins) {
         std::fprintf(stderr,
@@ -438,6 +473,7 @@ int runMain(int argc, char** argv) {
         return kExitNoSmBuiltins;
     }
     vkspd::Context context = vkspd_tools::createContext(g);
+    blocked.reset();
 
     if (o.occupancy) {
         vkspd::OccupancyQueryInfo q;
@@ -456,6 +492,7 @@ int runMain(int argc, char** argv) {
         if (inputs.empty()) {
             vkspd::destroyContext(context);
             vkspd_tools::closeGpu(g);
+            if (interruptSignal()) return 128 + interruptSignal();
             return vkspd_tools::validationMessageCount() ? kExitVulkan : kExitOk;
         }
     }
@@ -465,9 +502,15 @@ int runMain(int argc, char** argv) {
     std::vector<FileReport> reports;
     int exitCode = kExitOk;
     size_t failed = 0;
-    for (size_t i = 0; i < inputs.size(); ++i) {
+    size_t finished = 0;  // inputs done, failed or not, before a signal
+    for (size_t i = 0; i < inputs.size() && !interruptSignal(); ++i) {
         reports.push_back(run.process(i, inputs[i], outDirs[i]));
         const FileReport& r = reports.back();
+        if (interruptSignal() && r.exitCode == 128 + interruptSignal()) {
+            progress.finish(i, inputs[i].name, "interrupted");
+            break;
+        }
+        ++finished;
         if (r.exitCode != 0) {
             ++failed;
             if (exitCode == kExitOk) exitCode = r.exitCode;
@@ -484,8 +527,14 @@ int runMain(int argc, char** argv) {
         std::fprintf(stderr, "vkspd: %u validation message(s)\n", validationMessages);
         if (exitCode == kExitOk) exitCode = kExitVulkan;
     }
-    if (inputs.size() > 1 && failed && !o.quiet)
+    if (const int signal = interruptSignal()) {
+        // 128 + the signal, as a shell reports a command the signal ended.
+        exitCode = 128 + signal;
+        std::fprintf(stderr, "vkspd: interrupted (%s) after %zu of %zu inputs; no file of an unfinished input was kept\n",
+                     signalName(signal), finished, inputs.size());
+    } else if (inputs.size() > 1 && failed && !o.quiet) {
         std::fprintf(stderr, "vkspd: %zu of %zu inputs failed\n", failed, inputs.size());
+    }
 
     if (!o.jsonPath.empty()) {
         RunInfo info;

@@ -271,6 +271,67 @@ TEST(CliOutput, FilesAppearWholeOrNotAtAll) {
     EXPECT_EQ(fileStem(".hidden"), ".hidden");
 }
 
+TEST(CliOutput, StemsNameAnEntryInsideTheOutputFolder) {
+    // "." and ".." would name the folder itself or its parent; a stem is never empty and has no
+    // separator or control character.
+    EXPECT_EQ(fileStem("in/...png"), "__");
+    EXPECT_EQ(fileStem("in/..png"), "_");
+    EXPECT_EQ(fileStem(".."), "_");  // the stem of "..": "."
+    EXPECT_EQ(fileStem("."), "_");
+    EXPECT_EQ(fileStem("in/"), "image");
+    EXPECT_EQ(fileStem(""), "image");
+    EXPECT_EQ(fileStem("in/...x.png"), "...x");
+    EXPECT_EQ(fileStem("in/a\nb\tc.png"), "a_b_c");
+    EXPECT_EQ(fileStem("in/caf\xc3\xa9.png"), "caf\xc3\xa9");  // UTF-8 kept
+    // Long names are cut (at a character boundary) so that NAME-2.ktx2 still fits a file name.
+    const std::string longName = std::string(300, 'a') + "\xc3\xa9.png";
+    const std::string stem = fileStem(longName);
+    EXPECT_LE(stem.size(), 200u);
+    EXPECT_EQ(stem, std::string(200, 'a'));
+    EXPECT_EQ(fileStem(std::string(199, 'a') + "\xc3\xa9.png"), std::string(199, 'a'));
+}
+
+TEST(CliOutput, TemporariesAreUniqueAndFoldersAreUndone) {
+    const fs::path dir = fs::path(VKSPD_CLI_TEST_DIR) / "CliOutputTemporaries";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::string why;
+    // Two sets writing the same file at once (two processes, or two runs) each keep their own
+    // temporary: each commit puts its own bytes in place.
+    {
+        OutputSet first, second;
+        ASSERT_TRUE(first.add((dir / "a.bin").string(), {1}, &why)) << why;
+        ASSERT_TRUE(second.add((dir / "a.bin").string(), {2, 2}, &why)) << why;
+        ASSERT_TRUE(first.commit(&why)) << why;
+        EXPECT_EQ(fs::file_size(dir / "a.bin"), 1u);
+        ASSERT_TRUE(second.commit(&why)) << why;
+        EXPECT_EQ(fs::file_size(dir / "a.bin"), 2u);
+    }
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1);
+    // Folders a set creates for its files are removed again when it is not committed; folders
+    // that were there stay.
+    {
+        OutputSet set;
+        ASSERT_TRUE(set.makeFolder((dir / "new/sub").string(), &why)) << why;
+        ASSERT_TRUE(set.add((dir / "new/sub/b.bin").string(), {3}, &why)) << why;
+        EXPECT_TRUE(fs::exists(dir / "new/sub"));
+    }
+    EXPECT_FALSE(fs::exists(dir / "new"));
+    {
+        OutputSet set;
+        ASSERT_TRUE(set.makeFolder(dir.string(), &why)) << why;
+        ASSERT_TRUE(set.makeFolder((dir / "kept").string(), &why)) << why;
+        ASSERT_TRUE(set.add((dir / "kept/c.bin").string(), {3}, &why)) << why;
+        ASSERT_TRUE(set.commit(&why)) << why;
+    }
+    EXPECT_TRUE(fs::exists(dir / "kept/c.bin"));
+    // The check made before any work creates nothing.
+    EXPECT_TRUE(canCreateFolder((dir / "x/y/z").string(), &why)) << why;
+    EXPECT_FALSE(fs::exists(dir / "x"));
+    EXPECT_FALSE(canCreateFolder((dir / "a.bin/sub").string(), &why));
+    EXPECT_NE(why.find("a.bin/sub: cannot create folder: Not a directory"), std::string::npos) << why;
+}
+
 TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     auto parse = [](std::vector<const char*> args, Options* o, std::string* why) {
         args.insert(args.begin(), "vkspd");

@@ -10,14 +10,20 @@
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fcntl.h>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -71,11 +77,18 @@ protected:
 
     // Runs the CLI in the test's folder; standard input is empty, standard error not a terminal.
     CliRun run(const std::vector<std::string>& args) {
+        std::string cli = quote(VKSPD_CLI);
+        for (const std::string& a : args) cli += " " + quote(a);
+        return runShell(cli + " < /dev/null");
+    }
+
+    // Runs `script` with sh in the test's folder, VKSPD_VALIDATION set as for run(); "$CLI" names
+    // the binary.
+    CliRun runShell(const std::string& script) {
         const bool validation = std::getenv("VKSPD_TEST_NO_VALIDATION") == nullptr;
-        std::string cmd = "cd " + quote(dir_.string()) + " && " + (validation ? "VKSPD_VALIDATION=1 " : "") +
-                          quote(VKSPD_CLI);
-        for (const std::string& a : args) cmd += " " + quote(a);
-        cmd += " < /dev/null > stdout.txt 2> stderr.txt";
+        const std::string cmd = "cd " + quote(dir_.string()) + " && " + (validation ? "VKSPD_VALIDATION=1 " : "") +
+                                "CLI=" + quote(VKSPD_CLI) + " sh -c " + quote(script) +
+                                " < /dev/null > stdout.txt 2> stderr.txt";
         const int status = std::system(cmd.c_str());
         CliRun r;
         r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
@@ -384,6 +397,12 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
         {{kCorpus + "/png_inflates_past_image.png"}, 3,
          "png_inflates_past_image.png: corrupt PNG: its compressed data inflates past the 1x1 image"},
         {{kCorpus + "/png_huge_header_20000x1.png"}, 3, "20000x1 exceeds this device's maxImageDimension2D"},
+        {{kCorpus + "/png_huge_header_100000x100000.png"}, 3,
+         "png_huge_header_100000x100000.png: 100000x100000 exceeds this device's maxImageDimension2D"},
+        // A valid header stb_image cannot decode: 2 GiB decoded is past its 32-bit sizes.
+        {{kCorpus + "/png_16bit_rgba_16384x16384.png"}, 3,
+         "png_16bit_rgba_16384x16384.png: 16384x16384 16-bit RGBA is 2048 MiB decoded; the image decoder "
+         "(stb_image) decodes at most 2 GiB - 1 byte"},
         {{kCorpus + "/bmp_negative_width.bmp"}, 3, "bmp_negative_width.bmp: BMP of zero size"},
         {{kCorpus + "/jpeg_dht_over_256_symbols.jpg"}, 3, "a Huffman table of"},
         {{kCorpus + "/jpeg_17_scans.jpg"}, 3,
@@ -415,6 +434,7 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
             args.push_back("-o");
             args.push_back("out");
         }
+        fs::remove_all(dir_ / "out");
         const CliRun r = run(args);
         const std::string what = ::testing::PrintToString(c.args);
         EXPECT_EQ(r.code, c.code) << what << "\n" << r.err;
@@ -422,7 +442,7 @@ TEST_F(Cli, BadInputGivesOneLineAndTheDocumentedExitCode) {
         ASSERT_EQ(errLines.size(), 1u) << what << "\n" << r.err;
         EXPECT_EQ(errLines[0].rfind("vkspd: ", 0), 0u) << errLines[0];
         EXPECT_NE(errLines[0].find(c.message), std::string::npos) << what << "\n" << errLines[0];
-        EXPECT_TRUE(filesIn(dir_ / "out").empty()) << what;
+        EXPECT_FALSE(fs::exists(dir_ / "out")) << what;  // no output folder for inputs that all failed
     }
 }
 
@@ -534,6 +554,7 @@ TEST_F(Cli, HelpExplainsEveryOption) {
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
     for (int code = 0; code <= 6; ++code)
         EXPECT_NE(r.out.find("\n  " + std::to_string(code) + "  "), std::string::npos) << "exit code " << code;
+    EXPECT_NE(r.out.find("\n  130, 143  stopped by SIGINT, SIGTERM"), std::string::npos);
 }
 
 TEST_F(Cli, ListsDevicesAndPicksOneByName) {
@@ -686,4 +707,199 @@ TEST_F(Cli, MapsTakeOneAverageInput) {
     EXPECT_EQ(run({kSample, kSample, "--order-map", "o.png"}).code, 2);
     EXPECT_EQ(run({kSample, "--reduction", "max", "--order-map", "o.png"}).code, 2);
     EXPECT_EQ(run({kSample, "--sm-map", ""}).code, 2);
+}
+
+// Every file the CLI writes stays inside -o, whatever the inputs are named: an input "...png" has
+// the stem "..", "..png" the stem ".", and neither may name the output folder's parent or itself.
+TEST_F(Cli, OutputStaysInsideTheOutputFolderWhateverTheInputNames) {
+    fs::create_directories(dir_ / "in");
+    for (const char* name : {"...png", "..png", ".png", "x.png"})
+        fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "in" / name);
+    const CliRun r = run({"in/...png", "in/..png", "in/.png", "in/x.png", "-o", "a/out", "--linear", "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(filesIn(dir_ / "a"), std::vector<std::string>{"out"});
+    // One folder per input, each named after its stem, "." and ".." made safe.
+    EXPECT_EQ(filesIn(dir_ / "a/out"), (std::vector<std::string>{".png", "_", "__", "x"}));
+    for (const auto& [folder, ktx2] : std::vector<std::pair<std::string, std::string>>{
+             {"__", "__.ktx2"}, {"_", "_.ktx2"}, {".png", ".png.ktx2"}, {"x", "x.ktx2"}}) {
+        std::vector<std::string> expected = {ktx2, "contact_sheet.png", "level_00_5x3.png", "level_01_2x1.png",
+                                             "level_02_1x1.png"};
+        std::sort(expected.begin(), expected.end());
+        EXPECT_EQ(filesIn(dir_ / "a/out" / folder), expected) << folder;
+    }
+    // Nothing anywhere else in the test's folder.
+    size_t files = 0;
+    for (const auto& e : fs::recursive_directory_iterator(dir_)) {
+        if (!e.is_regular_file()) continue;
+        const std::string rel = fs::relative(e.path(), dir_).string();
+        EXPECT_TRUE(rel.rfind("in/", 0) == 0 || rel.rfind("a/out/", 0) == 0) << rel;
+        ++files;
+    }
+    EXPECT_EQ(files, 4u + 4u * 5u);
+
+    // One input: its files go straight into -o, the KTX2 file under the safe name.
+    const CliRun one = run({"in/...png", "-o", "one", "--linear", "--quiet"});
+    ASSERT_EQ(one.code, 0) << one.err;
+    EXPECT_EQ(filesIn(dir_ / "one"), (std::vector<std::string>{"__.ktx2", "contact_sheet.png", "level_00_5x3.png",
+                                                                "level_01_2x1.png", "level_02_1x1.png"}));
+}
+
+// Temporary files are created new (never opened through an existing name) under names that cannot
+// be guessed, so links planted where a temporary might go are left alone; a link at a final name is
+// replaced by the file, its target untouched.
+TEST_F(Cli, TemporaryFilesNeverWriteThroughALink) {
+    fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "x.png");
+    fs::create_directories(dir_ / "out");
+    const std::vector<std::string> outputs = {"level_00_5x3.png", "level_01_2x1.png", "level_02_1x1.png",
+                                              "contact_sheet.png", "x.ktx2"};
+    // Links at the names the CLI once used for its temporaries (".NAME.vkspd-tmp-PID": the shell's
+    // PID is the CLI's after exec), each to a file of its own outside -o.
+    std::string script;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        std::ofstream(dir_ / ("victim" + std::to_string(i))) << "precious";
+        script += "ln -s ../victim" + std::to_string(i) + " out/." + outputs[i] + ".vkspd-tmp-$$ && ";
+    }
+    // A link at a final name too.
+    std::ofstream(dir_ / "victim-final") << "precious";
+    fs::create_symlink("../victim-final", dir_ / "out/x.ktx2");
+    const CliRun r = runShell(script + "exec \"$CLI\" x.png -o out --linear");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (size_t i = 0; i < outputs.size(); ++i)
+        EXPECT_EQ(readText(dir_ / ("victim" + std::to_string(i))), "precious") << outputs[i];
+    EXPECT_EQ(readText(dir_ / "victim-final"), "precious");
+    // The outputs are files, whole; the planted links are still links to the untouched files.
+    for (const std::string& name : outputs) EXPECT_FALSE(fs::is_symlink(dir_ / "out" / name)) << name;
+    checkKtx2(dir_ / "out/x.ktx2", VK_FORMAT_R8G8B8A8_UNORM, 5, 3, 3);
+    size_t links = 0;
+    for (const auto& e : fs::directory_iterator(dir_ / "out")) {
+        const std::string name = e.path().filename().string();
+        if (name.find("vkspd-tmp") == std::string::npos) continue;
+        EXPECT_TRUE(fs::is_symlink(e.path())) << name;  // ours are gone
+        ++links;
+    }
+    EXPECT_EQ(links, outputs.size());
+}
+
+namespace {
+
+// Whether any name under `dir` contains `part`.
+bool anyNameContains(const fs::path& dir, const std::string& part) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+        if (it->path().filename().string().find(part) != std::string::npos) return true;
+    return false;
+}
+
+// Runs the CLI on `args` in `dir` (standard output and error to files there) and sends it
+// `signal` once `ready(dir)` holds (checked every millisecond). Returns the wait status, or -1 if
+// `ready` never held within a minute (the CLI is then killed).
+int runAndSignal(const fs::path& dir, const std::vector<std::string>& args, int signal,
+                 const std::function<bool()>& ready) {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        if (chdir(dir.c_str()) != 0) _exit(127);
+        const int in = open("/dev/null", O_RDONLY), out = open("stdout.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                  err = open("stderr.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(127);
+        if (std::getenv("VKSPD_TEST_NO_VALIDATION") == nullptr) setenv("VKSPD_VALIDATION", "1", 1);
+        std::vector<char*> argv = {const_cast<char*>(VKSPD_CLI)};
+        for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        execv(VKSPD_CLI, argv.data());
+        _exit(127);
+    }
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+    while (!ready()) {
+        if (waitpid(pid, &status, WNOHANG) == pid) return status;  // finished before it was ready
+        if (std::chrono::steady_clock::now() > deadline) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    kill(pid, signal);
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+}  // namespace
+
+// SIGINT or SIGTERM in a batch: the input in flight is finished or removed, no temporary file or
+// partial folder is left, every completed output is whole, and the exit code is 128 + the signal.
+// The signal comes while a temporary file exists (a write in flight), then after the first input's
+// files are all in place.
+TEST_F(Cli, InterruptedBatchLeavesNoDebris) {
+    constexpr int kInputs = 20;
+    std::vector<std::string> args = {"-o", "out", "--linear"};
+    for (int i = 0; i < kInputs; ++i) args.insert(args.end(), {"--random", "300x200"});
+    const uint32_t levels = 9;
+    const fs::path out = dir_ / "out";
+    struct Case {
+        int signal;
+        std::function<bool()> ready;
+    };
+    const std::vector<Case> cases = {
+        {SIGINT, [&] { return anyNameContains(out, "vkspd-tmp"); }},
+        {SIGTERM, [&] { return fs::exists(out / "random-300x200/random-300x200.ktx2"); }},
+    };
+    for (const Case& c : cases) {
+        fs::remove_all(out);
+        const int status = runAndSignal(dir_, args, c.signal, c.ready);
+        const std::string err = readText(dir_ / "stderr.txt");
+        ASSERT_NE(status, -1) << "no output appeared within a minute\n" << err;
+        ASSERT_TRUE(WIFEXITED(status)) << "killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        EXPECT_EQ(WEXITSTATUS(status), 128 + c.signal) << err;
+        EXPECT_NE(err.find(c.signal == SIGINT ? "interrupted (SIGINT)" : "interrupted (SIGTERM)"), std::string::npos)
+            << err;
+        EXPECT_EQ(err.find("validation"), std::string::npos) << err;
+        EXPECT_FALSE(anyNameContains(dir_, "vkspd-tmp"));
+        // Every folder is whole: its levels, contact sheet and KTX2 file, all readable.
+        const std::vector<std::string> folders = fs::exists(out) ? filesIn(out) : std::vector<std::string>{};
+        EXPECT_LT(folders.size(), size_t(kInputs)) << "the batch was not stopped";
+        if (c.signal == SIGTERM) {
+            EXPECT_GE(folders.size(), 1u);
+        }
+        for (const std::string& folder : folders) {
+            const fs::path f = out / folder;
+            EXPECT_EQ(filesIn(f).size(), levels + 2) << folder;
+            for (uint32_t l = 0; l < levels; ++l) {
+                const fs::path png = f / levelName(l, vkspd::mipExtent(300, l), vkspd::mipExtent(200, l));
+                int w = 0, h = 0, n = 0;
+                stbi_uc* p = stbi_load(png.c_str(), &w, &h, &n, 4);
+                EXPECT_TRUE(p) << png;
+                stbi_image_free(p);
+            }
+            int w = 0, h = 0, n = 0;
+            stbi_uc* sheet = stbi_load((f / "contact_sheet.png").c_str(), &w, &h, &n, 4);
+            EXPECT_TRUE(sheet) << folder;
+            stbi_image_free(sheet);
+            checkKtx2(f / "random-300x200.ktx2", VK_FORMAT_R8G8B8A8_UNORM, 300, 200, levels);
+        }
+    }
+}
+
+// Standard input is checked for an image signature in its first bytes before the rest is read: an
+// endless stream of text is refused at once (it used to be read up to 2 GiB first).
+TEST_F(Cli, StandardInputIsRefusedFromItsFirstBytes) {
+    const auto start = std::chrono::steady_clock::now();
+    const CliRun r = runShell("yes | \"$CLI\" - -o out");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_NE(r.err.find("vkspd: -: not an image of a supported type"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "out"));
+    EXPECT_LT(seconds, 30.0);
+}
+
+// A batch whose inputs all fail creates no output folder; one with a good input creates only that
+// input's folder.
+TEST_F(Cli, OutputFolderIsCreatedForTheFirstOutputOnly) {
+    fs::copy_file(kCorpus + "/png_valid_5x3_rgba.png", dir_ / "x.png");
+    const CliRun bad = run({"missing.png", kCorpus + "/text_file.png", "-o", "a/out", "--linear"});
+    EXPECT_EQ(bad.code, 3) << bad.err;
+    EXPECT_FALSE(fs::exists(dir_ / "a")) << "an empty output folder was left";
+    const CliRun mixed = run({"missing.png", "x.png", "-o", "a/out", "--linear"});
+    EXPECT_EQ(mixed.code, 3) << mixed.err;
+    EXPECT_EQ(filesIn(dir_ / "a/out"), std::vector<std::string>{"x"});
 }

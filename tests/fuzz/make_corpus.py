@@ -119,6 +119,9 @@ def main():
         "png_zero_width.png": png(5, 3, ihdr_size=(0, 3)),
         "png_huge_header_100000x100000.png": png(5, 3, ihdr_size=(100000, 100000)),
         "png_huge_header_20000x1.png": png(5, 3, ihdr_size=(20000, 1)),
+        # A valid header whose image is 2 GiB decoded as 16-bit RGBA: stb_image's sizes are 32-bit
+        # signed ints, so image_load.cpp refuses it from the header, naming the limit.
+        "png_16bit_rgba_16384x16384.png": png(5, 3, bit_depth=16, colour=6, ihdr_size=(16384, 16384)),
         "png_corrupt_zlib.png": good_png[:41] + b"\xff" * 8 + good_png[49:],
         "png_bad_bit_depth.png": png(5, 3, bit_depth=3),
         # A 1x1 PNG whose zlib data inflates to 4 MiB: stb_image grows its buffer as long as the
