@@ -1,4 +1,4 @@
-// vkspd-bench: the measurement protocol of SPEC section 6 in one process. For every format and
+// vkspd-bench: the measurement protocol of docs/PERFORMANCE.md in one process. For every format and
 // size it times, interleaved and with the L2 evicted before each item (a read of a buffer larger
 // than the L2, which leaves it clean; --evict copy for the earlier protocol): the blit chain, one
 // dispatch per level (vkspd with two-level ranges: the same exact kernel), and each vkspd
@@ -8,6 +8,7 @@
 // above (a reference computed only at those texels, so checking stays cheap).
 #include <vkspd/debug.hpp>
 #include <vkspd/reference.hpp>
+#include <vkspd/tuning.hpp>
 #include <vkspd/vkspd.hpp>
 
 #include "../samples/common/gpu.hpp"
@@ -45,7 +46,7 @@ const uint32_t kStreamSpirv[] =
 const char* kUsageText =
     "usage: vkspd-bench [options]\n"
     "\n"
-    "Times mip generation on the GPU (SPEC section 6): blit chain, one dispatch per level, and\n"
+    "Times mip generation on the GPU (docs/PERFORMANCE.md): blit chain, one dispatch per level, and\n"
     "every vkspd single-pass variant, against a compute-shader copy floor measured in the same\n"
     "run; interleaved, GPU timestamps, the L2 evicted before each item (by reading a 256 MiB\n"
     "buffer: see --evict), median and minimum.\n"
@@ -85,7 +86,7 @@ const char* kUsageText =
     "options:\n"
     "  --device N        Vulkan device index (default: first discrete GPU, else any)\n"
     "  --reps N          timed repetitions (default 30; 3 warm-up repetitions come first)\n"
-    "  --sizes LIST      comma-separated WxH (default: the SPEC list, up to the device limit)\n"
+    "  --sizes LIST      comma-separated WxH (default: the standard list, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, r8 (default: all but\n"
     "                    r8; r8 moves a quarter of rgba8's bytes with the same texels and\n"
     "                    instructions, so it shows what costs per texel rather than per byte)\n"
@@ -95,7 +96,7 @@ const char* kUsageText =
     "                    'cols N' methods)\n"
     "  --tiles LIST      tiles per group N of the 'vkspd plain ... tiles N' methods (default\n"
     "                    1,2,4,8,16; none: no 'tiles N' methods)\n"
-    "  --tail T/P        MipGenInfo::tailTiles T and tailTilesPerGroup P of every single-pass\n"
+    "  --tail T/P        Tuning::tailTiles T and tailTilesPerGroup P of every single-pass\n"
     "                    method (P a power of two from 1 to 32; 0/1: no tail; default: the\n"
     "                    library's rule: the plain-chain kernel's last tiles in shorter strips)\n"
     "  --levels N        images get min(full chain, N + 1) levels, N below the base (where the\n"
@@ -104,13 +105,13 @@ const char* kUsageText =
     "  --copy-mib N      size of the copy that sets the floor (default 1024)\n"
     "  --evict-mib N     size of the buffer read (or copied: --evict copy) before each item to\n"
     "                    evict the L2 (default 256)\n"
-    "  --evict read|copy how the L2 is evicted before each item: read (default, SPEC section 6:\n"
-    "                    reads only, so the L2 holds clean lines) or copy (the protocol of the\n"
-    "                    results before 2026-11-24: a copy, which leaves up to an L2's worth of\n"
-    "                    dirty lines that the timed item then writes back)\n"
+    "  --evict read|copy how the L2 is evicted before each item: read (default, the protocol:\n"
+    "                    reads only, so the L2 holds clean lines) or copy (the older protocol:\n"
+    "                    a copy, which leaves up to an L2's worth of dirty lines that the timed\n"
+    "                    item then writes back)\n"
     "  --out DIR         write DIR/bench.csv, DIR/bench.json and DIR/bench-<format>.svg\n"
     "  --no-denorm-preserve  run the shaders as built, without the DenormPreserve execution mode\n"
-    "                    the library adds where the device supports it (ContextCreateInfo::\n"
+    "                    the library adds where the device supports it (ContextTuning::\n"
     "                    skipDenormPreserve), to measure what keeping FP32 denormals costs\n"
     "  -h, --help        this text\n"
     "\n"
@@ -126,7 +127,7 @@ const FormatChoice kFormats[] = {{"rgba8", VK_FORMAT_R8G8B8A8_UNORM},
                                  {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT},
                                  {"r8", VK_FORMAT_R8_UNORM}};
 
-// --tail: MipGenInfo::tailTiles and tailTilesPerGroup of every single-pass method (0, 0: the
+// --tail: Tuning::tailTiles and tailTilesPerGroup of every single-pass method (0, 0: the
 // library's rule).
 struct TailOption {
     uint32_t tiles = 0, per = 0;
@@ -139,11 +140,10 @@ struct Method {
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Load;  // explicit: Auto is timed as the "vkspd default" method
-    uint32_t groupColumns = 0;
     // The general kernel unless named: "vkspd fp16 quad" and the other variant names of earlier
     // results are shaders/vkspd.comp; "vkspd plain ..." methods are shaders/vkspd_plain.comp.
-    vkspd::Kernel kernel = vkspd::Kernel::General;
-    uint32_t tilesPerGroup = 0;
+    // Every method takes --tail.
+    vkspd::Tuning tuning = {vkspd::Kernel::General, 0, gTail.tiles, gTail.per, 0};
     bool chosenFp16 = false, chosenQuad = false;  // "vkspd default": what Auto resolved to
     bool chosenPlain = false;
 };
@@ -245,11 +245,7 @@ vkspd::MipGenInfo infoFor(const Subject& s, const Method& m) {
     info.precision = m.precision;
     info.subgroupPath = m.path;
     info.fetch = m.fetch;
-    info.groupColumns = m.groupColumns;
-    info.kernel = m.kernel;
-    info.tilesPerGroup = m.tilesPerGroup;
-    info.tailTiles = gTail.tiles;
-    info.tailTilesPerGroup = gTail.per;
+    info.tuning = &m.tuning;  // `m` outlives every use of the returned info
     return info;
 }
 
@@ -273,7 +269,7 @@ bool recordVkspd(vkspd::Context context, VkCommandBuffer cmd, const Subject& s, 
 }
 
 // A compute pass over buffers of uvec4: copy.comp (the floor; the L2 eviction with --evict copy)
-// or evict.comp (reads only: the L2 eviction of SPEC section 6).
+// or evict.comp (reads only: the L2 eviction of the protocol).
 struct Copier {
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
@@ -451,7 +447,7 @@ const size_t kFullCheckTexels = size_t(4096) * 4096;
 const size_t kSamplesPerLevel = 2048;
 
 // Weights over the texels of level `from` of one axis (base extent `base`) that make texel `x` of
-// level `to` (SPEC section 3, composed level by level): weights[i] belongs to texel first + i.
+// level `to` (docs/FILTER.md, composed level by level): weights[i] belongs to texel first + i.
 struct AxisFootprint {
     uint32_t first = 0;
     std::vector<double> weights;
@@ -976,7 +972,8 @@ struct Bench {
         const bool quad = m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad);
         // The library's rules: which flavour a format gets, and whether it is a module of its own.
         const bool half = fp16 && vkspd::usesHalfDenormalFlavour(context, format);
-        const bool plain = m.kernel == vkspd::Kernel::PlainChain || (m.kernel == vkspd::Kernel::Auto && m.chosenPlain);
+        const bool plain = m.tuning.kernel == vkspd::Kernel::PlainChain ||
+                           (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenPlain);
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half && r.plainChain == plain) return &r;
         return nullptr;
@@ -1000,7 +997,9 @@ int openBench(const Args& a, Bench* b) {
     p2.pNext = &b->driver;
     vkGetPhysicalDeviceProperties2(b->g.physical, &p2);
     vkspd::ContextCreateInfo ci = contextInfoFor(b->g);
-    ci.skipDenormPreserve = a.skipDenormPreserve;
+    vkspd::ContextTuning tuning;
+    tuning.skipDenormPreserve = a.skipDenormPreserve;
+    ci.tuning = &tuning;
     if (vkspd::Result r = vkspd::createContext(ci, &b->context); !r.ok()) {
         std::fprintf(stderr, "vkspd-bench: %s\n", r.message.c_str());
         return kGpuExitCode;
@@ -1035,23 +1034,25 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
     {
         Method def{"vkspd default", Method::SinglePass};
         def.fetch = vkspd::Fetch::Auto;
-        def.kernel = vkspd::Kernel::Auto;
+        def.tuning.kernel = vkspd::Kernel::Auto;
         vkspd::DispatchDescription d;
-        if (vkspd::describeDispatch(context, infoFor(s, def), &d).ok()) {
+        vkspd::ScheduleDescription sd;
+        if (vkspd::describeDispatch(context, infoFor(s, def), &d).ok() &&
+            vkspd::describeSchedule(context, infoFor(s, def), &sd).ok()) {
             def.chosenFp16 = d.fp16;
             def.chosenQuad = d.quad;
-            def.chosenPlain = d.plainChain;
-            def.name += std::string(" (") + (d.plainChain ? "plain " : "") + (d.fp16 ? "fp16" : "fp32") +
+            def.chosenPlain = sd.plainChain;
+            def.name += std::string(" (") + (sd.plainChain ? "plain " : "") + (d.fp16 ? "fp16" : "fp32") +
                         (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
-                        (d.plainChain ? " tiles " + std::to_string(d.tilesPerGroup) : "") +
-                        (d.plainChain && d.tailTilesPerGroup != d.tilesPerGroup
-                             ? " tail " + std::to_string(d.tailTilesPerGroup)
+                        (sd.plainChain ? " tiles " + std::to_string(sd.tilesPerGroup) : "") +
+                        (sd.plainChain && sd.tailTilesPerGroup != sd.tilesPerGroup
+                             ? " tail " + std::to_string(sd.tailTilesPerGroup)
                              : "") +
                         ")";
         }
         methods.push_back(def);
     }
-    // The tuning options (issue 6) on the FP16 quad variant where it runs, else FP32 quad.
+    // The tuning options on the FP16 quad variant where it runs, else FP32 quad.
     const bool fp16 = fi.fp16Capable && g.fp16;
     const Method tuned{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + " quad", Method::SinglePass,
                        fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32, vkspd::SubgroupPath::Quad};
@@ -1063,7 +1064,7 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
     for (uint32_t n : lists.columns) {
         Method m = tuned;
         m.name += " cols " + std::to_string(n);
-        m.groupColumns = n;
+        m.tuning.groupColumns = n;
         methods.push_back(m);
     }
     // The plain-chain kernel where the chain is plain: FP16 (where the format allows it)
@@ -1077,7 +1078,7 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
                 Method m{std::string("vkspd plain ") + (half ? "fp16" : "fp32") + (lin ? " linear" : " load"),
                          Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
                          vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
-                m.kernel = vkspd::Kernel::PlainChain;
+                m.tuning.kernel = vkspd::Kernel::PlainChain;
                 vkspd::DispatchDescription pd;
                 if (vkspd::describeDispatch(context, infoFor(s, m), &pd).ok()) plain.push_back(m);
             }
@@ -1088,7 +1089,7 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             for (uint32_t n : lists.tileCounts) {
                 Method m = base;
                 m.name += " tiles " + std::to_string(n);
-                m.tilesPerGroup = n;
+                m.tuning.tilesPerGroup = n;
                 methods.push_back(m);
             }
         }
@@ -1356,8 +1357,8 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
     std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB %s before each item\n",
                 copyGBs, copyMib, copyMedian, evictMib, evictByCopy ? "copied (--evict copy)" : "read");
     // The floor is timed in every repetition with the other items, so its spread shows a GPU whose
-    // bandwidth changed during the run (other work on it, clocks): on lent H200s some runs measured
-    // 1700 GB/s instead of 4150 and every item 2.5-3.5x slower (bench/NOTES.md, 2026-11-23). The
+    // bandwidth changed during the run (other work on it, clocks): shared GPUs have measured 1700
+    // GB/s instead of 4150 and every item 2.5-3.5x slower. The
     // range is over every repetition; the timings that ran in such a drop are left out of the
     // figures (clean_timings.hpp), and only an item left with too few clean timings makes the run
     // unfit to compare.

@@ -3,6 +3,7 @@
 #include "context.hpp"
 
 #include <vkspd/formats.hpp>
+#include <vkspd/tuning.hpp>
 
 #include <cstdio>
 #include <cstring>
@@ -240,6 +241,7 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
     auto* c = new (std::nothrow) ContextT();
     if (!c) return fail(VK_ERROR_OUT_OF_HOST_MEMORY, "createContext: out of host memory");
     c->info = createInfo;
+    c->info.tuning = nullptr;  // read here only: the caller's struct need not outlive the call
     if (!c->info.apiVersion) c->info.apiVersion = VK_API_VERSION_1_2;
     std::string missing;
     if (!loadFunctions(createInfo.instance, createInfo.device,
@@ -274,7 +276,7 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
     c->quadSupported = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT) != 0;
 
     // Float controls (core in Vulkan 1.2, checked above): which denormal modes a shader may declare.
-    if (!createInfo.skipDenormPreserve) {
+    if (!(createInfo.tuning && createInfo.tuning->skipDenormPreserve)) {
         VkPhysicalDeviceFloatControlsProperties floatControls{
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FLOAT_CONTROLS_PROPERTIES};
         VkPhysicalDeviceProperties2 fp2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};

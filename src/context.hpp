@@ -84,7 +84,7 @@ struct vkspd::ContextT {
     VkPhysicalDeviceProperties properties{};
     uint32_t subgroupSize = 0;
     bool quadSupported = false;
-    // What the device's float controls allow (all false with ContextCreateInfo::skipDenormPreserve):
+    // What the device's float controls allow (all false with ContextTuning::skipDenormPreserve):
     // compute modules get DenormPreserve for the widths chooseDenormModes picks from it.
     DenormSupport denormSupport;
 

@@ -92,7 +92,7 @@ constexpr uint32_t kWideTexelTilesPerGroup = 4;
 constexpr uint64_t kWideTexelTiles = 128 * 128;
 uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBytes);
 
-// Sets plan->tailRow and tailTilesPerGroup after plan->tilesPerGroup (MipGenInfo::tailTiles).
+// Sets plan->tailRow and tailTilesPerGroup after plan->tilesPerGroup (Tuning::tailTiles).
 // `tailPer` 0: the default rule, the last kTailTiles tiles in strips of kTailTilesPerGroup where
 // a layer's base has at least kTailMinTiles tiles, and no tail elsewhere. Else the last
 // `tailTiles` tiles of each layer, rounded up to whole tile rows, in strips of `tailPer` (a power

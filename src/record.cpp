@@ -5,11 +5,18 @@
 
 #include <vkspd/debug.hpp>
 #include <vkspd/formats.hpp>
+#include <vkspd/tuning.hpp>
 
 #include <algorithm>
 
 namespace vkspd {
 namespace {
+
+// MipGenInfo::tuning, or the defaults where it is null.
+const Tuning& tuningOf(const MipGenInfo& info) {
+    static const Tuning kDefaults{};
+    return info.tuning ? *info.tuning : kDefaults;
+}
 
 // In 64 bits: base + count - 1 of two uint32_t must not wrap around in the message.
 std::string levelRange(uint32_t base, uint32_t count) {
@@ -111,13 +118,13 @@ Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
 // (Plan::plain), the quad path, a built-in reduction, no SourceImage (it has no base-level copy)
 // and no group-ID tiling (only the general kernel walks strips). Called on the single pass once
 // req->quad and req->groupColumns are known. Empty when allowed, else why not.
-std::string plainKernelRefusal(const MipGenInfo& info, const Request& req) {
+std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.plain)
         return "the mip range is not a plain chain: some level it reads has an odd extent (other than 1)";
     if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
     if (req.decision.reduction == VKSPD_REDUCTION_CUSTOM) return "it has no custom reductions";
     if (req.hasSource) return "it does not read a MipGenInfo::source";
-    if (info.groupColumns != 0) return "group-ID tiling (MipGenInfo::groupColumns) is the general kernel's";
+    if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
     return {};
 }
 
@@ -130,30 +137,30 @@ void useGeneralKernel(Request* req) {
 
 static_assert(kMaxTilesPerGroup == VKSPD_MAX_TILES_PER_GROUP, "the public limit is the shader's");
 
-// MipGenInfo::tilesPerGroup and tailTilesPerGroup (`field`): 0 or a power of two up to
+// Tuning::tilesPerGroup and tailTilesPerGroup (`field`): 0 or a power of two up to
 // VKSPD_MAX_TILES_PER_GROUP.
 Result checkTilesPerGroup(const char* field, uint32_t per) {
     if (per <= VKSPD_MAX_TILES_PER_GROUP && (per & (per - 1)) == 0) return {};
-    return fail(VK_ERROR_UNKNOWN, std::string("MipGenInfo::") + field + " " + std::to_string(per) +
+    return fail(VK_ERROR_UNKNOWN, std::string("Tuning::") + field + " " + std::to_string(per) +
                                       " must be 0 (the library's choice) or a power of two from 1 to " +
                                       std::to_string(VKSPD_MAX_TILES_PER_GROUP));
 }
 
-Result checkKernel(const MipGenInfo& info, Request* req) {
+Result checkKernel(const Tuning& tuning, Request* req) {
     useGeneralKernel(req);
-    const uint32_t per = info.tilesPerGroup;
+    const uint32_t per = tuning.tilesPerGroup;
     if (Result r = checkTilesPerGroup("tilesPerGroup", per); !r.ok()) return r;
-    if (Result r = checkTilesPerGroup("tailTilesPerGroup", info.tailTilesPerGroup); !r.ok()) return r;
-    if (info.kernel == Kernel::General) return {};
-    const std::string refusal = plainKernelRefusal(info, *req);
+    if (Result r = checkTilesPerGroup("tailTilesPerGroup", tuning.tailTilesPerGroup); !r.ok()) return r;
+    if (tuning.kernel == Kernel::General) return {};
+    const std::string refusal = plainKernelRefusal(tuning, *req);
     if (!refusal.empty()) {
-        if (info.kernel == Kernel::Auto) return {};
+        if (tuning.kernel == Kernel::Auto) return {};
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::PlainChain: " + refusal + "; use Kernel::General or Auto");
     }
     req->plainKernel = true;
     // Stage 0 reads the image's own base level (the plain kernel takes no SourceImage).
     req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per, req->decision.format.bytesPerTexel);
-    setTail(&req->plan, info.tailTiles, info.tailTilesPerGroup);
+    setTail(&req->plan, tuning.tailTiles, tuning.tailTilesPerGroup);
     return {};
 }
 
@@ -171,13 +178,14 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     if (unsigned(info.fetch) > unsigned(Fetch::LinearSampler))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::fetch " + std::to_string(int(info.fetch)) +
                                           " is not a vkspd::Fetch (Auto, Load or LinearSampler)");
-    if (unsigned(info.kernel) > unsigned(Kernel::General))
-        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::kernel " + std::to_string(int(info.kernel)) +
+    const Tuning& tuning = tuningOf(info);
+    if (unsigned(tuning.kernel) > unsigned(Kernel::General))
+        return fail(VK_ERROR_UNKNOWN, "Tuning::kernel " + std::to_string(int(tuning.kernel)) +
                                           " is not a vkspd::Kernel (Auto, PlainChain or General)");
     FormatInfo format;
     if (!getFormatInfo(info.format, &format))
         return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format " + std::to_string(int(info.format)) +
-                                                       " is not one vkspd supports (SPEC section 3)");
+                                                       " is not one vkspd supports (docs/FILTER.md lists them)");
     // usage 0: an image made for the single pass.
     VkImageUsageFlags usage = info.usage;
     VkImageCreateFlags createFlags = info.createFlags;
@@ -295,8 +303,8 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     }
     Result fetch = checkFetch(c, info, req);
     if (!fetch.ok()) return fetch;
-    req->groupColumns = std::min(info.groupColumns, req->plan.groupsX());
-    Result kernel = checkKernel(info, req);
+    req->groupColumns = std::min(tuning.groupColumns, req->plan.groupsX());
+    Result kernel = checkKernel(tuning, req);
     if (!kernel.ok()) return kernel;
     if (info.scratchBuffer) {
         const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
@@ -710,20 +718,36 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
             d->groupsX = req.plan.levels ? req.plan.groupsX() : 0;
             d->groupsY = req.plan.levels ? req.plan.groupsY() : 0;
             d->groupsZ = req.plan.levels ? req.plan.layers : 0;
-            d->stages = req.plan.stageCount;
             d->levelsWritten = req.plan.levels;
             d->fp16 = req.fp16;
             d->quad = req.quad;
             d->linearFetch = req.linearFetch;
-            d->groupColumns = req.groupColumns;
-            d->plainChain = req.plainKernel;
-            d->tilesPerGroup = req.plan.tilesPerGroup;
-            d->tailRow = req.plan.tailRow;
-            d->tailTilesPerGroup = req.plan.tailTilesPerGroup;
             d->denormalsPreserved = denormalsPreserved(c, req.fp16, halfDenormalsMatter(req.decision.format));
-            for (uint32_t st = 0; st < req.plan.stageCount; ++st)
-                d->exactOddEdges = d->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
             d->scratchBytes = userScratchBytes(c, req.plan);
+        }
+        return {};
+    });
+}
+
+Result describeSchedule(Context c, const MipGenInfo& info, ScheduleDescription* s) noexcept {
+    return guarded([&]() -> Result {
+        Request req;
+        Result r = checkRequest(c, info, &req);
+        if (!r.ok()) return r;
+        if (req.path() != Path::SinglePass)
+            return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                        "describeSchedule: the request takes a fallback path (queryCapability says which), "
+                        "not the single pass");
+        if (s) {
+            *s = ScheduleDescription{};
+            s->plainChain = req.plainKernel;
+            s->stages = req.plan.stageCount;
+            s->tilesPerGroup = req.plan.tilesPerGroup;
+            s->tailRow = req.plan.tailRow;
+            s->tailTilesPerGroup = req.plan.tailTilesPerGroup;
+            s->groupColumns = req.groupColumns;
+            for (uint32_t st = 0; st < req.plan.stageCount; ++st)
+                s->exactOddEdges = s->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
         }
         return {};
     });
@@ -790,7 +814,7 @@ Result checkDebugRequest(Context c, const MipGenInfo& info, Request* req) {
     if (info.reduction != Reduction::Average)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has a variant for Reduction::Average only");
     if (req->plan.levels == 0) return fail(VK_ERROR_UNKNOWN, "the debug map needs a range with a level to write");
-    if (info.kernel == Kernel::PlainChain)
+    if (tuningOf(info).kernel == Kernel::PlainChain)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has variants of the general kernel only "
                                                   "(Kernel::General or Auto)");
     // The map is one record per tile of the general kernel (one tile per workgroup).

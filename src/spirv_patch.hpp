@@ -1,7 +1,7 @@
 // Adds float-controls execution modes (DenormPreserve) to a compiled SPIR-V module without
 // recompiling it: the embedded variants stay exactly as glslc built them, and a Context whose
-// device can preserve denormals gets a patched copy (see docs in include/vkspd/vkspd.hpp,
-// ContextCreateInfo::skipDenormPreserve).
+// device can preserve denormals gets a patched copy (see DispatchDescription::denormalsPreserved
+// and ContextTuning::skipDenormPreserve).
 #pragma once
 
 #include <cstddef>

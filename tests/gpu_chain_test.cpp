@@ -45,7 +45,9 @@ std::vector<std::vector<uint8_t>> gpuChain(Harness* h, VkFormat format, uint32_t
     info.createFlags = singlePassFlags(format);
     info.precision = v.precision;
     info.subgroupPath = v.path;
-    info.kernel = v.kernel;
+    vkspd::Tuning tuning;
+    tuning.kernel = v.kernel;
+    info.tuning = &tuning;
     h->submit([&](VkCommandBuffer cmd) {
         vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
         EXPECT_TRUE(r.ok()) << r.message;
@@ -112,8 +114,8 @@ TEST_P(SizeTest, Rgba8MatchesReferenceInEveryVariant) {
             vkspd::MipGenInfo info = chainInfo(probe);
             info.precision = v.precision;
             info.subgroupPath = v.path;
-            vkspd::DispatchDescription d;
-            plain = plain || (vkspd::describeDispatch(h->context, info, &d).ok() && d.plainChain);
+            Described d;
+            plain = plain || (describe(h->context, info, &d).ok() && d.plainChain);
             h->destroyImage(probe);
         }
     }

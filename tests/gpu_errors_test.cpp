@@ -96,11 +96,37 @@ TEST_F(GpuTest, DescribeDispatchReportsTheVariant) {
     vkspd::MipGenInfo info = chainInfo(img);
     vkspd::DispatchDescription d;
     ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    EXPECT_EQ(d.path, vkspd::Path::SinglePass);
     EXPECT_EQ(d.groupsX, 30u);
     EXPECT_EQ(d.groupsY, 17u);
     EXPECT_EQ(d.levelsWritten, 10u);
-    EXPECT_TRUE(d.exactOddEdges);
     EXPECT_EQ(d.fp16, h->fp16);
     EXPECT_GT(d.scratchBytes, 0u);
+    // The schedule (vkspd/tuning.hpp): odd levels, so the general kernel, one tile per group, two
+    // stages (levels 1-6 and 7-10).
+    vkspd::ScheduleDescription s;
+    ASSERT_TRUE(vkspd::describeSchedule(h->context, info, &s).ok());
+    EXPECT_FALSE(s.plainChain);
+    EXPECT_EQ(s.stages, 2u);
+    EXPECT_EQ(s.tilesPerGroup, 1u);
+    EXPECT_EQ(s.tailRow, 17u);
+    EXPECT_TRUE(s.exactOddEdges);
+    EXPECT_EQ(s.groupColumns, 0u);
+    vkspd::Tuning tuning;
+    tuning.groupColumns = 1000;  // capped at the workgroups across
+    info.tuning = &tuning;
+    ASSERT_TRUE(vkspd::describeSchedule(h->context, info, &s).ok());
+    EXPECT_EQ(s.groupColumns, 30u);
     h->destroyImage(img);
+    // A fallback path has no schedule: an error, and the output is left as it was.
+    TestImage blit = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7,
+                                    VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    info = chainInfo(blit);
+    info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    s.stages = 77;
+    vkspd::Result r = vkspd::describeSchedule(h->context, info, &s);
+    EXPECT_EQ(r.vkResult, VK_ERROR_FEATURE_NOT_PRESENT) << r.message;
+    EXPECT_NE(r.message.find("fallback path"), std::string::npos) << r.message;
+    EXPECT_EQ(s.stages, 77u);
+    h->destroyImage(blit);
 }

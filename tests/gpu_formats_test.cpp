@@ -138,7 +138,9 @@ TEST_F(GpuTest, MinMaxAndMinMaxAreBitExactAtOddSizes) {
                 info.reduction = c.reduction;
                 info.precision = fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
                 info.subgroupPath = quad ? vkspd::SubgroupPath::Quad : vkspd::SubgroupPath::LdsOnly;
-                info.kernel = vkspd::Kernel::General;
+                vkspd::Tuning general;
+                general.kernel = vkspd::Kernel::General;
+                info.tuning = &general;
                 auto gpu = runChain(h, img, info, s[0] * 7 + s[1]);
                 vkspd::ReferenceOptions o;
                 o.reduction = c.reduction;

@@ -156,7 +156,7 @@ Outcome runCase(Harness* h, VkFormat format, uint32_t w, uint32_t ht, Pattern pa
     vkspd::ReferenceOptions options;
     options.reduction = reduction;
     // A device that cannot preserve denormals (no shaderDenormPreserveFloat32, or
-    // skipDenormPreserve) may flush them: then the chain must be the IEEE one or exactly the one
+    // ContextTuning::skipDenormPreserve) may flush them: then the chain must be the IEEE one or exactly the one
     // made from level 0 with its denormals flushed to signed zeros, nothing in between.
     if (d.denormalsPreserved || !chainMatches(img, gpu, tolerance, options)) {
         std::vector<std::vector<uint8_t>> flushed;

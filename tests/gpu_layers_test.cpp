@@ -9,7 +9,7 @@ using namespace vkspd_test;
 namespace {
 
 // Generates the full chain of every layer of a fresh image; checks it; returns the description.
-vkspd::DispatchDescription fullChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
+Described fullChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
                                      uint32_t layers, VkImageCreateFlags flags,
                                      vkspd::Precision precision, const std::string& what) {
     const uint32_t levels = vkspd::fullMipCount(w, ht);
@@ -22,8 +22,8 @@ vkspd::DispatchDescription fullChain(Harness* h, VkFormat format, uint32_t w, ui
     h->upload(img, level0.data());
     vkspd::MipGenInfo info = chainInfo(img);
     info.precision = precision;
-    vkspd::DispatchDescription d;
-    EXPECT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    Described d;
+    EXPECT_TRUE(describe(h->context, info, &d).ok());
     h->submit([&](VkCommandBuffer cmd) {
         vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
         EXPECT_TRUE(r.ok()) << r.message;
@@ -56,7 +56,7 @@ TEST_P(CascadeTest, LongThinImagesInOneDispatch) {
     if (t.w > h->properties.limits.maxImageDimension2D || t.h > h->properties.limits.maxImageDimension2D)
         GTEST_SKIP() << "beyond this device's maxImageDimension2D";
     for (vkspd::Precision p : {vkspd::Precision::Auto, vkspd::Precision::FP32}) {
-        vkspd::DispatchDescription d = fullChain(h, t.format, t.w, t.h, 1, 0, p, "cascade");
+        Described d = fullChain(h, t.format, t.w, t.h, 1, 0, p, "cascade");
         EXPECT_EQ(d.stages, t.stages);
         EXPECT_EQ(d.groupsZ, 1u);
     }
@@ -78,7 +78,7 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(GpuTest, ArraysOf1_6_7And64Layers) {
     fullChain(h, VK_FORMAT_R8G8B8A8_UNORM, 129, 65, 1, 0, vkspd::Precision::Auto, "array 1");
     fullChain(h, VK_FORMAT_R8G8B8A8_UNORM, 129, 65, 6, 0, vkspd::Precision::Auto, "array 6");
-    vkspd::DispatchDescription d =
+    Described d =
         fullChain(h, VK_FORMAT_R16G16B16A16_SFLOAT, 67, 130, 7, 0, vkspd::Precision::Auto, "array 7");
     EXPECT_EQ(d.groupsZ, 7u);
     fullChain(h, VK_FORMAT_R8_UNORM, 65, 63, 64, 0, vkspd::Precision::Auto, "array 64");
@@ -127,8 +127,8 @@ bool checkPartialRanges(Harness* h, uint32_t w, uint32_t ht) {
         info.baseArrayLayer = r.firstLayer;
         info.layerCount = r.layerCount;
         const uint32_t count = r.count ? r.count : levels - r.base;
-        vkspd::DispatchDescription d;
-        EXPECT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+        Described d;
+        EXPECT_TRUE(describe(h->context, info, &d).ok());
         if (&r == &ranges[0]) plain = d.plainChain;
         auto inRange = [&](uint32_t l, uint32_t layer) {
             return l >= r.base && l < r.base + count && layer >= r.firstLayer &&

@@ -22,7 +22,7 @@ struct PlainRun {
     vkspd::Fetch fetch = vkspd::Fetch::Load;
     vkspd::Reduction reduction = vkspd::Reduction::Average;
     uint32_t tilesPerGroup = 0;
-    uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // MipGenInfo's; 0, 0 = the library's rule
+    uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // Tuning's; 0, 0 = the library's rule
     uint32_t levels = 0;                            // levels below the base (the image's); 0 = all
 };
 
@@ -66,12 +66,14 @@ double expectPlainChainMatches(Harness* h, PlainRun run) {
     info.subgroupPath = vkspd::SubgroupPath::Quad;
     info.fetch = run.fetch;
     info.reduction = run.reduction;
-    info.kernel = vkspd::Kernel::PlainChain;
-    info.tilesPerGroup = run.tilesPerGroup;
-    info.tailTiles = run.tailTiles;
-    info.tailTilesPerGroup = run.tailTilesPerGroup;
-    vkspd::DispatchDescription d;
-    vkspd::Result r = vkspd::describeDispatch(h->context, info, &d);
+    vkspd::Tuning tuning;
+    tuning.kernel = vkspd::Kernel::PlainChain;
+    tuning.tilesPerGroup = run.tilesPerGroup;
+    tuning.tailTiles = run.tailTiles;
+    tuning.tailTilesPerGroup = run.tailTilesPerGroup;
+    info.tuning = &tuning;
+    Described d;
+    vkspd::Result r = describe(h->context, info, &d);
     EXPECT_TRUE(r.ok()) << what << ": " << r.message;
     if (!r.ok()) {
         h->destroyImage(img);
@@ -215,8 +217,10 @@ TEST_F(GpuTest, PlainChainTilesPerGroupFollowTheTexelSize) {
                           Case{VK_FORMAT_R32G32B32A32_SFLOAT, 4u}}) {
         TestImage img = h->createImage(c.format, 8192, 8192, 2, kChainUsage);
         vkspd::MipGenInfo info = chainInfo(img);
-        vkspd::DispatchDescription d;
-        ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+        vkspd::Tuning tuning;
+        info.tuning = &tuning;
+        Described d;
+        ASSERT_TRUE(describe(h->context, info, &d).ok());
         EXPECT_TRUE(d.plainChain);
         EXPECT_EQ(d.tilesPerGroup, c.expected) << c.format;
         EXPECT_EQ(d.groupsX, 128u / c.expected) << c.format;
@@ -224,12 +228,12 @@ TEST_F(GpuTest, PlainChainTilesPerGroupFollowTheTexelSize) {
         EXPECT_EQ(d.tailRow, 112u) << c.format;
         EXPECT_EQ(d.tailTilesPerGroup, 2u) << c.format;
         EXPECT_EQ(d.groupsY, 112u + 16u * (c.expected / 2u)) << c.format;
-        info.tilesPerGroup = 8;  // a request is kept
-        ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+        tuning.tilesPerGroup = 8;  // a request is kept
+        ASSERT_TRUE(describe(h->context, info, &d).ok());
         EXPECT_EQ(d.tilesPerGroup, 8u) << c.format;
-        info.tailTiles = 0;  // no tail
-        info.tailTilesPerGroup = 1;
-        ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+        tuning.tailTiles = 0;  // no tail
+        tuning.tailTilesPerGroup = 1;
+        ASSERT_TRUE(describe(h->context, info, &d).ok());
         EXPECT_EQ(d.tailRow, 128u) << c.format;
         EXPECT_EQ(d.groupsY, 128u) << c.format;
         h->destroyImage(img);
@@ -237,7 +241,7 @@ TEST_F(GpuTest, PlainChainTilesPerGroupFollowTheTexelSize) {
     }
 }
 
-// Tail strips (MipGenInfo::tailTiles): the last rows in shorter strips, up to every row, over one
+// Tail strips (Tuning::tailTiles): the last rows in shorter strips, up to every row, over one
 // and two stages, layers, and a partial range whose tile row (30 tiles) leaves strips of 8 and a
 // tail's strips of 2 past its end; each must match the reference.
 TEST_F(GpuTest, PlainChainTailStripsKeepTheOutput) {
@@ -259,35 +263,39 @@ TEST_F(GpuTest, PlainChainTailStripsKeepTheOutput) {
 TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
     TestImage plain = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 256, 128, 9, kChainUsage);
     TestImage odd = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 255, 128, 8, kChainUsage);
-    vkspd::DispatchDescription d;
+    Described d;
     vkspd::MipGenInfo info = chainInfo(plain);
-    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    vkspd::Tuning tuning;
+    info.tuning = &tuning;
+    ASSERT_TRUE(describe(h->context, info, &d).ok());
     EXPECT_EQ(d.plainChain, h->quad);
     EXPECT_EQ(d.tilesPerGroup, 1u);  // 8 tiles: too few for strips under the default rule
-    info.kernel = vkspd::Kernel::General;
-    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    tuning.kernel = vkspd::Kernel::General;
+    ASSERT_TRUE(describe(h->context, info, &d).ok());
     EXPECT_FALSE(d.plainChain);
     EXPECT_EQ(d.groupsX, 4u);
     EXPECT_EQ(d.tilesPerGroup, 1u);
-    info.tilesPerGroup = 4;  // ignored by the general kernel
-    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    tuning.tilesPerGroup = 4;  // ignored by the general kernel
+    ASSERT_TRUE(describe(h->context, info, &d).ok());
     EXPECT_EQ(d.groupsX, 4u);
     // Auto falls back to the general kernel without an error where the plain one cannot run.
     vkspd::MipGenInfo autoOdd = chainInfo(odd);
-    ASSERT_TRUE(vkspd::describeDispatch(h->context, autoOdd, &d).ok());
+    ASSERT_TRUE(describe(h->context, autoOdd, &d).ok());
     EXPECT_FALSE(d.plainChain);
     vkspd::MipGenInfo autoLds = chainInfo(plain);
     autoLds.subgroupPath = vkspd::SubgroupPath::LdsOnly;
-    ASSERT_TRUE(vkspd::describeDispatch(h->context, autoLds, &d).ok());
+    ASSERT_TRUE(describe(h->context, autoLds, &d).ok());
     EXPECT_FALSE(d.plainChain);
     vkspd::MipGenInfo autoCols = chainInfo(plain);
-    autoCols.groupColumns = 2;
-    ASSERT_TRUE(vkspd::describeDispatch(h->context, autoCols, &d).ok());
+    vkspd::Tuning cols;
+    cols.groupColumns = 2;
+    autoCols.tuning = &cols;
+    ASSERT_TRUE(describe(h->context, autoCols, &d).ok());
     EXPECT_FALSE(d.plainChain);
     // A partial range that reads only even levels of an odd-later chain is plain.
     TestImage hd = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 4, kChainUsage);
     vkspd::MipGenInfo part = chainInfo(hd);
-    ASSERT_TRUE(vkspd::describeDispatch(h->context, part, &d).ok());
+    ASSERT_TRUE(describe(h->context, part, &d).ok());
     EXPECT_EQ(d.plainChain, h->quad);  // 1920x1080 to 240x135: every level read is even
 
     auto expectError = [&](const vkspd::MipGenInfo& bad, VkResult code, const std::string& rule) {
@@ -296,31 +304,39 @@ TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
         EXPECT_NE(r.message.find(rule), std::string::npos) << r.message;
         h->submit([&](VkCommandBuffer cmd) { EXPECT_FALSE(vkspd::generateMips(h->context, cmd, bad).ok()); });
     };
-    vkspd::MipGenInfo bad = chainInfo(odd);
-    bad.kernel = vkspd::Kernel::PlainChain;
+    vkspd::Tuning badTuning;
+    // A request on `image` with badTuning, reset to the defaults.
+    auto badInfo = [&](const TestImage& image) {
+        badTuning = vkspd::Tuning{};
+        vkspd::MipGenInfo i = chainInfo(image);
+        i.tuning = &badTuning;
+        return i;
+    };
+    vkspd::MipGenInfo bad = badInfo(odd);
+    badTuning.kernel = vkspd::Kernel::PlainChain;
     expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "is not a plain chain");
-    bad = chainInfo(plain);
-    bad.kernel = vkspd::Kernel::PlainChain;
+    bad = badInfo(plain);
+    badTuning.kernel = vkspd::Kernel::PlainChain;
     bad.subgroupPath = vkspd::SubgroupPath::LdsOnly;
     expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs the quad path");
-    bad = chainInfo(plain);
-    bad.kernel = vkspd::Kernel::PlainChain;
-    bad.groupColumns = 2;
+    bad = badInfo(plain);
+    badTuning.kernel = vkspd::Kernel::PlainChain;
+    badTuning.groupColumns = 2;
     expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "group-ID tiling");
-    bad = chainInfo(plain);
-    bad.kernel = static_cast<vkspd::Kernel>(9);
+    bad = badInfo(plain);
+    badTuning.kernel = static_cast<vkspd::Kernel>(9);
     expectError(bad, VK_ERROR_UNKNOWN, "is not a vkspd::Kernel");
     for (uint32_t tiles : {3u, 64u, 12u}) {
-        bad = chainInfo(plain);
-        bad.tilesPerGroup = tiles;
+        bad = badInfo(plain);
+        badTuning.tilesPerGroup = tiles;
         expectError(bad, VK_ERROR_UNKNOWN, "must be 0 (the library's choice) or a power of two from 1 to 32");
-        bad = chainInfo(plain);
-        bad.tailTilesPerGroup = tiles;
-        expectError(bad, VK_ERROR_UNKNOWN, "MipGenInfo::tailTilesPerGroup " + std::to_string(tiles) + " must be 0");
+        bad = badInfo(plain);
+        badTuning.tailTilesPerGroup = tiles;
+        expectError(bad, VK_ERROR_UNKNOWN, "Tuning::tailTilesPerGroup " + std::to_string(tiles) + " must be 0");
     }
     // The debug map is a variant of the general kernel.
-    bad = chainInfo(plain);
-    bad.kernel = vkspd::Kernel::PlainChain;
+    bad = badInfo(plain);
+    badTuning.kernel = vkspd::Kernel::PlainChain;
     EXPECT_EQ(vkspd::debugMapSize(h->context, bad), 0u);
     h->destroyImage(plain);
     h->destroyImage(odd);

@@ -42,7 +42,7 @@ void expectCorrect(Harness* h, Job& j, const char* what) {
 // A mix that exercises every kind of counter (edge, corner, election, second stage), both
 // precisions, every built-in reduction, the one-level no-op, and both kernels: the last job is a
 // plain chain of two stages (the plain-chain kernel on the quad path, one group elected from
-// strips of 4 tiles, and of 1 tile in its last tile row: MipGenInfo::tailTiles).
+// strips of 4 tiles, and of 1 tile in its last tile row: Tuning::tailTiles).
 std::vector<Job> mixedJobs(Harness* h, uint32_t seed) {
     std::vector<Job> jobs;
     jobs.push_back(makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, seed + 1));
@@ -53,9 +53,8 @@ std::vector<Job> mixedJobs(Harness* h, uint32_t seed) {
     jobs.push_back(makeJob(h, VK_FORMAT_R16_UNORM, 1, 300, seed + 6, vkspd::Reduction::Min));
     jobs.push_back(makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 1, 1, seed + 7));
     jobs.push_back(makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 512, 128, seed + 8));
-    jobs.back().info.tilesPerGroup = 4;
-    jobs.back().info.tailTiles = 1;
-    jobs.back().info.tailTilesPerGroup = 1;
+    static const vkspd::Tuning kStripsOf4LastRowOf1 = {vkspd::Kernel::Auto, 4, 1, 1, 0};
+    jobs.back().info.tuning = &kStripsOf4LastRowOf1;
     return jobs;
 }
 
@@ -74,9 +73,8 @@ TEST_F(GpuTest, HundredsOfBackToBackCallsInOneCommandBuffer) {
     Job jobs[3] = {makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, 1),
                    makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 4095, 65, 2),
                    makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 512, 256, 3)};
-    jobs[2].info.tilesPerGroup = 2;
-    jobs[2].info.tailTiles = 16;
-    jobs[2].info.tailTilesPerGroup = 1;
+    static const vkspd::Tuning kStripsOf2TailOf1 = {vkspd::Kernel::Auto, 2, 16, 1, 0};
+    jobs[2].info.tuning = &kStripsOf2TailOf1;
     h->submit([&](VkCommandBuffer cmd) {
         for (int i = 0; i < 300; ++i) {
             Job& j = jobs[i % 3];

@@ -1,4 +1,4 @@
-// Tuning options on the GPU: group-ID tiling (MipGenInfo::groupColumns) and the
+// Tuning options on the GPU: group-ID tiling (Tuning::groupColumns) and the
 // linear-sampler fetch (Fetch::LinearSampler) must not change the output; disallowed combinations
 // are refused with an error that names the rule.
 #include "vulkan_harness.hpp"
@@ -11,13 +11,13 @@ namespace {
 
 const uint32_t kSizes[][2] = {{1, 1}, {3, 5}, {65, 63}, {130, 66}, {256, 256}, {4095, 3}};
 
-struct Tuning {
+struct Options {
     vkspd::Fetch fetch = vkspd::Fetch::Auto;
     uint32_t groupColumns = 0;
     bool fp16 = true;  // where the device and the format allow it
 };
 
-std::string nameOf(const Tuning& t) {
+std::string nameOf(const Options& t) {
     return std::string(t.fetch == vkspd::Fetch::LinearSampler ? "linear" : t.fetch == vkspd::Fetch::Load ? "load" : "auto") +
            " cols " +
            std::to_string(t.groupColumns) + (t.fp16 ? " fp16" : " fp32");
@@ -25,7 +25,7 @@ std::string nameOf(const Tuning& t) {
 
 // One full chain of `format` at `w` x `ht` with `t` (quad path where the device has it) against
 // the CPU reference; also checks that describeDispatch reports the options.
-void expectTunedChainMatches(Harness* h, VkFormat format, uint32_t w, uint32_t ht, const Tuning& t) {
+void expectTunedChainMatches(Harness* h, VkFormat format, uint32_t w, uint32_t ht, const Options& t) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(format, &fi);
     const bool fp16 = t.fp16 && h->fp16 && fi.fp16Capable;
@@ -36,9 +36,11 @@ void expectTunedChainMatches(Harness* h, VkFormat format, uint32_t w, uint32_t h
     info.precision = fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
     info.subgroupPath = h->quad ? vkspd::SubgroupPath::Quad : vkspd::SubgroupPath::LdsOnly;
     info.fetch = t.fetch;
-    info.groupColumns = t.groupColumns;
-    vkspd::DispatchDescription d;
-    vkspd::Result r = vkspd::describeDispatch(h->context, info, &d);
+    vkspd::Tuning tuning;
+    tuning.groupColumns = t.groupColumns;
+    info.tuning = &tuning;
+    Described d;
+    vkspd::Result r = describe(h->context, info, &d);
     ASSERT_TRUE(r.ok()) << r.message;
     // Auto is the vendor's pick (LinearSampler on NVIDIA where allowed): either is right here.
     if (t.fetch != vkspd::Fetch::Auto) {

@@ -298,7 +298,7 @@ TEST(Planner, PlainGroupsCoverTheTileRowInStrips) {
     EXPECT_EQ(vkspd::pushConstantsFor(plan(64, 64)).tilesPerGroup, 1u);
 }
 
-// The tail (MipGenInfo::tailTiles): the last tiles of each layer, in whole rows, in shorter strips;
+// The tail (Tuning::tailTiles): the last tiles of each layer, in whole rows, in shorter strips;
 // each tail row takes tilesPerGroup / tailTilesPerGroup rows of workgroups.
 TEST(Planner, TailStripsTakeTheLastRows) {
     Plan p = plan(8192, 8192);  // 128x128 tiles

@@ -481,4 +481,11 @@ std::vector<uint8_t> randomTexels(VkFormat format, uint32_t width, uint32_t heig
     return bytes;
 }
 
+vkspd::Result describe(vkspd::Context context, const vkspd::MipGenInfo& info, Described* d) {
+    *d = Described{};
+    vkspd::Result r = vkspd::describeDispatch(context, info, d);
+    if (r.ok() && d->path == vkspd::Path::SinglePass) r = vkspd::describeSchedule(context, info, d);
+    return r;
+}
+
 }  // namespace vkspd_test

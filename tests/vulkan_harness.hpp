@@ -3,6 +3,7 @@
 #pragma once
 
 #include <vkspd/reference.hpp>
+#include <vkspd/tuning.hpp>
 #include <vkspd/vkspd.hpp>
 
 #include <gtest/gtest.h>
@@ -85,6 +86,10 @@ constexpr VkImageUsageFlags kChainUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_
 
 // The request for every level and layer of `image`, from uploadedState() to readbackState().
 vkspd::MipGenInfo chainInfo(const TestImage& image);
+
+// describeDispatch and, on the single pass, describeSchedule (zero otherwise): what the tests read.
+struct Described : vkspd::DispatchDescription, vkspd::ScheduleDescription {};
+vkspd::Result describe(vkspd::Context context, const vkspd::MipGenInfo& info, Described* d);
 
 // The caller-side state of an image that was just uploaded, and the state tests read it in.
 vkspd::ImageState uploadedState();

@@ -5,7 +5,7 @@
 ///   - recording one compute dispatch that writes levels base+1 .. base+count-1 of a 2D image, a 2D
 ///     array, a cube or a cube array (every layer of the range in the same dispatch) from level
 ///     `base`, with the exact area-weighted box filter (or Min, Max, MinMax, or your own GLSL
-///     reduction) at every size up to the device's limit, in every format of SPEC section 3
+///     reduction) at every size up to the device's limit, in every format of docs/FILTER.md
 ///     (sRGB filtered in linear space), optionally from a separate depth image (Hi-Z pyramids);
 ///   - for images that cannot be storage images, a render pass per level or a blit chain
 ///     (queryCapability says which path runs and why);
@@ -32,6 +32,9 @@
 
 namespace vkspd {
 
+struct ContextTuning;  // vkspd/tuning.hpp
+struct Tuning;         // vkspd/tuning.hpp
+
 /// Outcome of a call. `ok()` is true on success; otherwise `message` says what was wrong.
 struct Result {
     VkResult vkResult = VK_SUCCESS;  ///< VK_ERROR_* from Vulkan, or VK_ERROR_FEATURE_NOT_PRESENT /
@@ -56,16 +59,13 @@ enum class SubgroupPath {
     LdsOnly,  ///< Shared memory only.
 };
 
-/// How the single pass reads the base level where a level-1 texel is a plain 2x2 average (tuning;
-/// the output is the same within SPEC section 3's tolerance either way on the devices measured:
-/// NVIDIA H100 and H200, lavapipe at its default vector width). LinearSampler leans on the
-/// sampler's filtering precision, which Vulkan leaves to the device: lavapipe built for 512-bit
-/// vectors (LP_NATIVE_VECTOR_WIDTH=512) filters 8-bit formats coarser, and with it level 2 of
-/// RGBA8 lands 2 steps off (tolerance 1). Auto takes LinearSampler on NVIDIA GPUs only.
+/// How the single pass reads the base level where a level-1 texel is a plain 2x2 average. Load is
+/// exact everywhere; LinearSampler leans on the sampler's filtering precision, which Vulkan leaves
+/// to the device (on the devices tested it stays within docs/FILTER.md's tolerance; a device that
+/// filters 8-bit formats coarsely may not: docs/RELIABILITY.md).
 enum class Fetch {
-    Auto,           ///< The library's measured default: LinearSampler on NVIDIA GPUs where it is
-                    ///< allowed (6-8% faster on an H100, bench/NOTES.md), Load everywhere else and
-                    ///< wherever LinearSampler's rules below refuse it (never an error).
+    Auto,           ///< LinearSampler on NVIDIA GPUs where its rules below allow it (faster there:
+                    ///< docs/PERFORMANCE.md), Load everywhere else (never an error).
     Load,           ///< Four texel loads per level-1 texel, reduced in the shader.
     LinearSampler,  ///< One bilinear sample at the shared corner of the four texels, through a
                     ///< LINEAR sampler (FidelityFX SPD's linear-sampler load). Applies to the tiles
@@ -82,24 +82,7 @@ enum class Fetch {
                     ///< feature). sRGB images are filtered after the sampler's decode, in linear space.
 };
 
-/// Which single-pass shader records the dispatch (tuning; both give the same texels within SPEC
-/// section 3's tolerance, and both are one dispatch with the same scratch).
-enum class Kernel {
-    Auto,        ///< PlainChain wherever its rules below allow it, General everywhere else (never
-                 ///< an error).
-    PlainChain,  ///< shaders/vkspd_plain.comp, for chains where every level is a plain 2x2
-                 ///< reduction of the level above: each axis of the base and of every level read is
-                 ///< even or 1 (square powers of two, 4096x1, and partial ranges of such chains).
-                 ///< A workgroup reduces a strip of `MipGenInfo::tilesPerGroup` 64x64 tiles, its
-                 ///< fetches two steps ahead of the step it reduces, across tiles
-                 ///< (docs/DESIGN.md section 6; bench/NOTES.md measures it against General).
-                 ///< Needs the quad path, a built-in reduction, no
-                 ///< SourceImage and groupColumns 0; elsewhere generateMips returns an error
-                 ///< naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
-    General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup, exact odd sizes.
-};
-
-/// How each texel of a level is made from the texels of the level above (SPEC section 3).
+/// How each texel of a level is made from the texels of the level above (docs/FILTER.md).
 enum class Reduction {
     Average,  ///< The exact area-weighted box filter (three taps per axis on odd sizes).
     Min,      ///< Per channel, the minimum over every source texel with a non-zero weight: a
@@ -113,7 +96,7 @@ enum class Reduction {
 
 /// Which way a request is carried out; see queryCapability.
 enum class Path {
-    SinglePass,  ///< One compute dispatch (STORAGE usage): the exact filter, SPEC section 3 precision.
+    SinglePass,  ///< One compute dispatch (STORAGE usage): the exact filter (docs/FILTER.md).
     RenderPass,  ///< One render pass per level and layer (COLOR_ATTACHMENT usage): the same exact
                  ///< filter, reading the level above as stored, so values are rounded to the format
                  ///< at every level (within 1 ulp of a reference rounded the same way).
@@ -174,19 +157,9 @@ struct ContextCreateInfo {
     /// device-local data: 276 texels of the format's channels as floats per 64x64 tile and layer
     /// where some level is odd); outgrown buffers are freed by destroyContext.
     uint32_t scratchSlots = 0;
-    /// Denormal handling of the compute shaders (SPEC section 7 wants IEEE results, which keep
-    /// denormals). false (the default): where VkPhysicalDeviceFloatControlsProperties reports
-    /// shaderDenormPreserveFloat32 (and, for the FP16 variants of 16-bit float and B10G11R11
-    /// images, shaderDenormPreserveFloat16, within the rules of denormBehaviorIndependence; 8-bit
-    /// formats, whose texels a half denormal cannot change, skip the 16-bit mode, which costs
-    /// time on some GPUs), the library adds the DenormPreserve execution mode
-    /// to its compute shaders, so denormal inputs and results are kept. true: the shaders run as
-    /// built, with the device's default, which may flush FP32 denormals to zero (NVIDIA does); for
-    /// measuring whether preserving them costs time. DispatchDescription::denormalsPreserved says
-    /// which applies to a call. On a device without shaderDenormPreserveFloat32 the library cannot
-    /// ask for denormals to be kept: denormal inputs of 32-bit float images may be read as zero
-    /// and denormal results written as zero (Min/Max then compare them as signed zeros).
-    bool skipDenormPreserve = false;
+    /// Optional context-wide overrides for measuring (vkspd/tuning.hpp; null = none). Read by
+    /// createContext only.
+    const ContextTuning* tuning = nullptr;
 };
 
 struct ContextT;
@@ -215,10 +188,6 @@ struct SourceImage {
     ImageState before;  ///< State of the read subresources before; they are left in `after`.
     ImageState after;   ///< State the read subresources are left in (a read-only layout).
 };
-
-/// The largest MipGenInfo::tilesPerGroup and tailTilesPerGroup: a strip of the plain-chain kernel
-/// stays in one 32x32 quadrant of a 64x64 block of tiles, the unit of its later stages' elections.
-inline constexpr uint32_t kMaxTilesPerGroup = 32;
 
 /// What to generate. Zero members mean "the default" where one is given.
 struct MipGenInfo {
@@ -249,35 +218,9 @@ struct MipGenInfo {
                                                      ///< the format or the device cannot take it.
     SubgroupPath subgroupPath = SubgroupPath::Auto;  ///< Single pass only.
     Fetch fetch = Fetch::Auto;  ///< Single pass only: how the base level is read (tuning; see Fetch).
-    /// Single pass only, tuning: group-ID tiling (Bavoil, "Optimizing Compute Shaders for L2
-    /// Locality using Thread-Group ID Swizzling", NVIDIA 2020). 0 = off: workgroup (x, y) runs tile
-    /// (x, y). N > 0: consecutive workgroups walk vertical strips N tiles (64N texels) wide, row by
-    /// row inside a strip, so groups that run at the same time read neighbouring tiles and share L2
-    /// lines of their edges. Any value is valid: N at or above the number of tile columns is the
-    /// row-major order of 0. The output does not depend on it.
-    uint32_t groupColumns = 0;
-    /// Single pass only: which shader runs (tuning; see Kernel).
-    Kernel kernel = Kernel::Auto;
-    /// Single pass only, tuning: 64x64 tiles of the base level that one workgroup of the
-    /// plain-chain kernel reduces, a strip along x (Kernel::PlainChain). 0 = the library's rule,
-    /// measured on NVIDIA (bench/NOTES.md): the largest of 1, 2, 4 and 8 that leaves at least 256
-    /// workgroups, and at most 4 for texels of 8 bytes or more once the base has 128x128 tiles
-    /// over all layers; else a power of two from 1 to kMaxTilesPerGroup (32; an error otherwise),
-    /// capped at the tile columns of the base. Ignored by the general kernel, which runs one tile per workgroup. The
-    /// output does not depend on it.
-    uint32_t tilesPerGroup = 0;
-    /// Single pass only, tuning (Kernel::PlainChain): shorter strips for the last workgroups to
-    /// start. The last `tailTiles` 64x64 tiles of each layer's base, rounded up to whole tile rows,
-    /// run in strips of `tailTilesPerGroup` tiles, so the SMs that finish first do not sit idle
-    /// while the last long strips end. tailTilesPerGroup 0 = the library's rule, measured on
-    /// NVIDIA (bench/NOTES.md, 2026-11-25 tenth session): from 128x128 tiles per layer (8192^2)
-    /// on, the last 2048 tiles in strips of 2 (at 4096^2, one wave of strips, it slowed the first
-    /// use); else a power of two from 1 to kMaxTilesPerGroup (an error otherwise), with tailTiles 0, or a
-    /// tailTilesPerGroup not below the resolved tilesPerGroup, meaning no tail. The tail loses rows
-    /// where it would take the dispatch past 65535 rows of workgroups (DispatchDescription::tailRow
-    /// says where it starts). Ignored by the general kernel. The output does not depend on it.
-    uint32_t tailTiles = 0;
-    uint32_t tailTilesPerGroup = 0;  ///< Tiles per workgroup of the tail (see tailTiles).
+    /// Optional scheduling overrides (vkspd/tuning.hpp: measured defaults that may change between
+    /// versions; null = the defaults). Read during the call only. The output does not depend on it.
+    const Tuning* tuning = nullptr;
     /// Optional caller-owned scratch: a buffer with STORAGE_BUFFER usage holding at least
     /// scratchSize(context, info) bytes from scratchOffset (a multiple of
     /// minStorageBufferOffsetAlignment). It must be zero-filled before its first use; the dispatch
@@ -286,44 +229,24 @@ struct MipGenInfo {
     VkDeviceSize scratchOffset = 0;  ///< Byte offset of the scratch in `scratchBuffer`.
 };
 
-/// Which single-pass variant a call would use; filled by describeDispatch.
+/// What a call would record; filled by describeDispatch (vkspd/tuning.hpp's describeSchedule
+/// tells how the single pass is scheduled).
 struct DispatchDescription {
     Path path = Path::None;              ///< The path generateMips records (the fields below
                                          ///< describe the single pass; zero for the others).
-    uint32_t groupsX = 0;                ///< Workgroups across: 64-texel columns of level base,
-                                         ///< divided by tilesPerGroup (rounded up).
-    uint32_t groupsY = 0;                ///< Workgroups down: 64-texel rows of level base, where
-                                         ///< the plain-chain kernel's tail rows (tailRow on)
-                                         ///< count tilesPerGroup / tailTilesPerGroup each.
+    uint32_t groupsX = 0;                ///< Workgroups across (64x64 tiles of level base, one
+                                         ///< or a strip of them per workgroup).
+    uint32_t groupsY = 0;                ///< Workgroups down.
     uint32_t groupsZ = 0;                ///< One per layer.
-    uint32_t stages = 0;                 ///< Levels 1-6, 7-12, 13-18 of the range: 1, 2 or 3.
     uint32_t levelsWritten = 0;          ///< Levels written by the dispatch.
     bool fp16 = false;                   ///< FP16 path (16-bit shared memory).
     bool quad = false;                   ///< Quad subgroup operations.
     bool linearFetch = false;            ///< Fetch::LinearSampler is used (Fetch).
-    uint32_t groupColumns = 0;           ///< Strip width of group-ID tiling in tiles, as the
-                                         ///< dispatch uses it (MipGenInfo::groupColumns, at most
-                                         ///< groupsX); 0 = off.
-    bool exactOddEdges = false;          ///< Tiles exchange edge partial sums (some level is odd).
-    bool plainChain = false;             ///< The plain-chain kernel runs (Kernel::PlainChain);
-                                         ///< false: the general kernel.
-    uint32_t tilesPerGroup = 0;          ///< Tiles one workgroup reduces: 1 for the general
-                                         ///< kernel, MipGenInfo::tilesPerGroup as resolved for
-                                         ///< the plain-chain kernel.
-    uint32_t tailRow = 0;                ///< The first 64-texel row of level base that the
-                                         ///< plain-chain kernel runs in strips of
-                                         ///< tailTilesPerGroup (MipGenInfo::tailTiles); the
-                                         ///< number of such rows when there is no tail (always
-                                         ///< for the general kernel).
-    uint32_t tailTilesPerGroup = 0;      ///< Tiles per workgroup from tailRow on (tilesPerGroup
-                                         ///< when there is no tail).
-    bool denormalsPreserved = false;     ///< The single-pass shader declares DenormPreserve for
-                                         ///< every float width it computes in (32; and 16 on the
-                                         ///< FP16 path, except for 8-bit formats, whose texels a
-                                         ///< half denormal cannot change): denormals are kept as
-                                         ///< IEEE arithmetic
-                                         ///< keeps them. False: the device may flush them to zero
-                                         ///< (ContextCreateInfo::skipDenormPreserve).
+    /// Denormals are kept as IEEE arithmetic keeps them: the shader declares DenormPreserve for
+    /// every float width it computes in (32; 16 on the FP16 path of 16-bit float and B10G11R11
+    /// formats). False: the device may flush 32-bit float denormals to zero (it cannot be asked
+    /// not to, or ContextTuning::skipDenormPreserve is set); normal values are not affected.
+    bool denormalsPreserved = false;
     VkDeviceSize scratchBytes = 0;       ///< Scratch bytes the call needs.
 };
 
@@ -370,7 +293,7 @@ struct Capability {
     Path path = Path::None;         ///< The path generateMips takes; None when nothing can run.
     std::string reason;             ///< Why this path, and why not the faster ones; for None, the
                                     ///< missing usage flag, create flag or format feature.
-    bool exact = false;             ///< Meets SPEC section 3's precision at every size (SinglePass).
+    bool exact = false;             ///< Within docs/FILTER.md's tolerance at every size (SinglePass).
     bool fp16 = false;              ///< Precision::Auto takes the FP16 path (SinglePass).
     VkFormat storageFormat = VK_FORMAT_UNDEFINED;  ///< Format of the storage views (SinglePass:
                                                    ///< the UNORM twin of an sRGB format).
@@ -382,7 +305,7 @@ struct Capability {
 /// cannot run is a success with Path::None and a reason.
 Result queryCapability(Context context, const CapabilityQuery& query, Capability* capability) noexcept;
 
-/// Compiles a reduction written in GLSL (SPEC section 3, "Custom") with shaderc at run time into
+/// Compiles a reduction written in GLSL (docs/FILTER.md, "Custom") with shaderc at run time into
 /// single-pass pipelines for this device; the same source text is compiled once per Context.
 /// `glsl` defines three functions over vec4 values in 32-bit float (the FP32 path):
 /// @code{.glsl}

@@ -236,11 +236,7 @@ vkspd::MipGenInfo chainInfo(const ChainRequest& req, const ChainResult& out, VkI
     info.precision = req.precision;
     info.subgroupPath = req.subgroupPath;
     info.fetch = req.fetch;
-    info.groupColumns = req.groupColumns;
-    info.kernel = req.kernel;
-    info.tilesPerGroup = req.tilesPerGroup;
-    info.tailTiles = req.tailTiles;
-    info.tailTilesPerGroup = req.tailTilesPerGroup;
+    info.tuning = &req.tuning;  // req outlives every use of the returned info
     return info;
 }
 
@@ -262,6 +258,13 @@ bool recordChain(vkspd::Context context, VkCommandBuffer cmd, const ChainRequest
     if (vkspd::Result r = vkspd::describeDispatch(context, info, &out->dispatch); !r.ok()) {
         *reason = r.message;
         return false;
+    }
+    out->schedule = {};
+    if (out->dispatch.path == vkspd::Path::SinglePass) {
+        if (vkspd::Result r = vkspd::describeSchedule(context, info, &out->schedule); !r.ok()) {
+            *reason = r.message;
+            return false;
+        }
     }
     if (vkspd::Result r = vkspd::generateMips(context, cmd, info); !r.ok()) {
         *reason = r.message;

@@ -7,6 +7,7 @@
 #include "../common/warm_up.hpp"
 
 #include <vkspd/debug.hpp>
+#include <vkspd/tuning.hpp>
 #include <vkspd/vkspd.hpp>
 
 #include <cstdint>
@@ -23,10 +24,7 @@ struct ChainRequest {
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath subgroupPath = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Auto;
-    uint32_t groupColumns = 0;
-    vkspd::Kernel kernel = vkspd::Kernel::Auto;
-    uint32_t tilesPerGroup = 0;
-    uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // MipGenInfo's (0, 0: the library's rule)
+    vkspd::Tuning tuning;  // The tuning options (all zero: the library's defaults).
     uint32_t benchRuns = 0;  // Timed dispatches after the warm-up (steady_state.hpp); 0: none.
     uint32_t benchColdRuns = 0;  // Dispatches timed each after kColdIdleMs of an idle GPU; 0: none.
     bool debugMap = false;   // Also run the debug variant once and read its map (--order-map, --sm-map).
@@ -60,6 +58,7 @@ struct ChainResult {
     std::vector<size_t> offsets;  // Of each level in `bytes`, tightly packed.
     std::vector<uint8_t> bytes;   // The whole chain as read back, level 0 first.
     vkspd::DispatchDescription dispatch;
+    vkspd::ScheduleDescription schedule;  // The single pass only (zero for the fallbacks).
     VkImageUsageFlags usage = 0;        // What the image was created with.
     VkImageCreateFlags createFlags = 0;
     double gpuMs = 0;                   // Wall time of the submission (upload, dispatch, readback).

@@ -45,17 +45,17 @@ struct Input {
 };
 
 // How the chain was made, for the summary line.
-std::string describePath(const vkspd::DispatchDescription& d) {
+std::string describePath(const vkspd::DispatchDescription& d, const vkspd::ScheduleDescription& s) {
     if (d.path == vkspd::Path::RenderPass) return "render-pass fallback (one pass per level)";
     if (d.path == vkspd::Path::BlitChain) return "blit-chain fallback (approximate at odd sizes)";
     return "one dispatch of " + std::to_string(d.groupsX) + "x" + std::to_string(d.groupsY) + " groups (" +
            (d.fp16 ? "FP16" : "FP32") + ", " + (d.quad ? "quad" : "LDS-only") +
-           (d.plainChain ? ", plain-chain kernel, " + std::to_string(d.tilesPerGroup) + " tiles per group" : "") +
-           (d.plainChain && d.tailTilesPerGroup != d.tilesPerGroup
-                ? " (" + std::to_string(d.tailTilesPerGroup) + " from tile row " + std::to_string(d.tailRow) + ")"
+           (s.plainChain ? ", plain-chain kernel, " + std::to_string(s.tilesPerGroup) + " tiles per group" : "") +
+           (s.plainChain && s.tailTilesPerGroup != s.tilesPerGroup
+                ? " (" + std::to_string(s.tailTilesPerGroup) + " from tile row " + std::to_string(s.tailRow) + ")"
                 : "") +
            (d.linearFetch ? ", linear-sampler fetch" : "") +
-           (d.groupColumns ? ", strips of " + std::to_string(d.groupColumns) + " tiles" : "") + ")";
+           (s.groupColumns ? ", strips of " + std::to_string(s.groupColumns) + " tiles" : "") + ")";
 }
 
 // The name of an input's output folder (in a batch) and KTX2 file: never ".", ".." or a path
@@ -210,11 +210,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     req.precision = o_.precision;
     req.subgroupPath = o_.subgroupPath;
     req.fetch = o_.fetch;
-    req.groupColumns = o_.groupColumns;
-    req.kernel = o_.kernel;
-    req.tilesPerGroup = o_.tilesPerGroup;
-    req.tailTiles = o_.tailTiles;
-    req.tailTilesPerGroup = o_.tailTilesPerGroup;
+    req.tuning = o_.tuning;
     req.benchRuns = o_.benchRuns;
     req.benchColdRuns = o_.benchColdRuns;
     req.debugMap = !o_.orderMapPath.empty() || !o_.smMapPath.empty();
@@ -231,7 +227,7 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
     const vkspd::DispatchDescription& d = r.chain.dispatch;
     say("%s: %ux%u %s, %u levels, %s reduction, on %s: %s\n", name.c_str(), r.width, r.height,
         formatName(r.format).c_str(), r.chain.levels, reductionName(o_.reduction), g_.properties.deviceName,
-        describePath(d).c_str());
+        describePath(d, r.chain.schedule).c_str());
 
     if (o_.benchRuns || o_.benchColdRuns) say("%s", benchText(r.chain, o_.benchRuns, o_.benchColdRuns).c_str());
 

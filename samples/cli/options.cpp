@@ -187,12 +187,12 @@ Parsed parseShaderOption(Arg& arg, Options* o) {
             *error = "--group-columns " + v + ": expected a strip width in tiles, 0 (off) or more";
             return Parsed::Failed;
         }
-        o->groupColumns = uint32_t(n);
+        o->tuning.groupColumns = uint32_t(n);
     } else if (name == "--kernel") {
         if (!arg.value(&v)) return Parsed::Failed;
-        if (v == "auto") o->kernel = vkspd::Kernel::Auto;
-        else if (v == "plain") o->kernel = vkspd::Kernel::PlainChain;
-        else if (v == "general") o->kernel = vkspd::Kernel::General;
+        if (v == "auto") o->tuning.kernel = vkspd::Kernel::Auto;
+        else if (v == "plain") o->tuning.kernel = vkspd::Kernel::PlainChain;
+        else if (v == "general") o->tuning.kernel = vkspd::Kernel::General;
         else {
             *error = "--kernel " + v + ": expected auto, plain or general";
             return Parsed::Failed;
@@ -205,7 +205,7 @@ Parsed parseShaderOption(Arg& arg, Options* o) {
                      std::to_string(vkspd::kMaxTilesPerGroup);
             return Parsed::Failed;
         }
-        o->tilesPerGroup = uint32_t(n);
+        o->tuning.tilesPerGroup = uint32_t(n);
     } else if (name == "--tail") {
         if (!arg.value(&v)) return Parsed::Failed;
         const size_t slash = v.find('/');
@@ -216,8 +216,8 @@ Parsed parseShaderOption(Arg& arg, Options* o) {
                      std::to_string(vkspd::kMaxTilesPerGroup);
             return Parsed::Failed;
         }
-        o->tailTiles = uint32_t(tiles);
-        o->tailTilesPerGroup = uint32_t(per);
+        o->tuning.tailTiles = uint32_t(tiles);
+        o->tuning.tailTilesPerGroup = uint32_t(per);
     } else {
         return Parsed::NotMine;
     }

@@ -3,6 +3,7 @@
 
 #include "../common/gpu.hpp"
 
+#include <vkspd/tuning.hpp>
 #include <vkspd/vkspd.hpp>
 
 #include <cstdint>
@@ -46,10 +47,7 @@ struct Options {
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath subgroupPath = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Auto;  // --fetch
-    uint32_t groupColumns = 0;                // --group-columns
-    vkspd::Kernel kernel = vkspd::Kernel::Auto;  // --kernel
-    uint32_t tilesPerGroup = 0;               // --tiles-per-group
-    uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // --tail T/P (0, 0: the library's rule)
+    vkspd::Tuning tuning;  // --kernel, --tiles-per-group, --tail T/P, --group-columns (0: the default)
     vkspd_tools::GpuOptions device;
     bool listDevices = false;
     bool verify = false;

@@ -221,7 +221,7 @@ std::string jsonReport(const RunInfo& run, const std::vector<FileReport>& files)
             j.close(']');
             j.field("fp16", c.dispatch.fp16);
             j.field("quad", c.dispatch.quad);
-            j.field("exactOddEdges", c.dispatch.exactOddEdges);
+            j.field("exactOddEdges", c.schedule.exactOddEdges);
             j.field("imageUsage", uint32_t(c.usage));
             j.field("imageCreateFlags", uint32_t(c.createFlags));
             j.close('}');

@@ -356,7 +356,7 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     EXPECT_EQ(o.precision, vkspd::Precision::FP32);
     EXPECT_EQ(o.transfer, Transfer::Linear);
     EXPECT_EQ(o.fetch, vkspd::Fetch::LinearSampler);
-    EXPECT_EQ(o.groupColumns, 4u);
+    EXPECT_EQ(o.tuning.groupColumns, 4u);
     Options cold;
     ASSERT_TRUE(parse({"--bench-cold", "2", "--bench=30"}, &cold, &why)) << why;
     EXPECT_EQ(cold.benchColdRuns, 2u);
@@ -371,25 +371,25 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     ASSERT_TRUE(parse({"--fetch", "linear", "--fetch", "auto"}, &autoFetch, &why)) << why;
     EXPECT_EQ(autoFetch.fetch, vkspd::Fetch::Auto);
     // The kernel and the plain-chain kernel's tiles per group (defaults: the library's choice).
-    EXPECT_EQ(d.kernel, vkspd::Kernel::Auto);
-    EXPECT_EQ(d.tilesPerGroup, 0u);
+    EXPECT_EQ(d.tuning.kernel, vkspd::Kernel::Auto);
+    EXPECT_EQ(d.tuning.tilesPerGroup, 0u);
     Options plain, general;
     ASSERT_TRUE(parse({"--kernel", "plain", "--tiles-per-group", "16"}, &plain, &why)) << why;
-    EXPECT_EQ(plain.kernel, vkspd::Kernel::PlainChain);
-    EXPECT_EQ(plain.tilesPerGroup, 16u);
+    EXPECT_EQ(plain.tuning.kernel, vkspd::Kernel::PlainChain);
+    EXPECT_EQ(plain.tuning.tilesPerGroup, 16u);
     ASSERT_TRUE(parse({"--kernel", "general", "--tiles-per-group", "0", "--kernel=auto"}, &general, &why)) << why;
-    EXPECT_EQ(general.kernel, vkspd::Kernel::Auto);
-    EXPECT_EQ(general.tilesPerGroup, 0u);
-    EXPECT_EQ(d.tailTiles, 0u);  // the tail: the library's rule
-    EXPECT_EQ(d.tailTilesPerGroup, 0u);
+    EXPECT_EQ(general.tuning.kernel, vkspd::Kernel::Auto);
+    EXPECT_EQ(general.tuning.tilesPerGroup, 0u);
+    EXPECT_EQ(d.tuning.tailTiles, 0u);  // the tail: the library's rule
+    EXPECT_EQ(d.tuning.tailTilesPerGroup, 0u);
     Options tail;
     ASSERT_TRUE(parse({"--tail", "2048/1"}, &tail, &why)) << why;
-    EXPECT_EQ(tail.tailTiles, 2048u);
-    EXPECT_EQ(tail.tailTilesPerGroup, 1u);
+    EXPECT_EQ(tail.tuning.tailTiles, 2048u);
+    EXPECT_EQ(tail.tuning.tailTilesPerGroup, 1u);
     Options most;  // 32 tiles, the most (a strip stays in one quadrant of a 64x64 block of tiles)
     ASSERT_TRUE(parse({"--tiles-per-group", "32", "--tail", "16/32"}, &most, &why)) << why;
-    EXPECT_EQ(most.tilesPerGroup, 32u);
-    EXPECT_EQ(most.tailTilesPerGroup, 32u);
+    EXPECT_EQ(most.tuning.tilesPerGroup, 32u);
+    EXPECT_EQ(most.tuning.tailTilesPerGroup, 32u);
     for (std::vector<const char*> bad : {std::vector<const char*>{"--format", "rgb5"}, {"--bench", "x"}, {"--device"},
                                          {"--verify=yes"}, {"--srgb", "--linear"}, {"--random", "0x4"}, {"-x"},
                                          {"--fetch", "bilinear"}, {"--group-columns", "-1"}, {"--kernel", "fast"},

@@ -1,0 +1,85 @@
+/// @file
+/// vkspd tuning: how the single pass is scheduled, for benchmarks and for measuring a device.
+///
+/// Nothing here changes a texel: every setting gives the same output within docs/FILTER.md's
+/// tolerance. The defaults are measured rules (docs/PERFORMANCE.md has the figures) and may change
+/// between versions; an application that sets nothing here gets them. Pass a Tuning through
+/// MipGenInfo::tuning and a ContextTuning through ContextCreateInfo::tuning.
+#pragma once
+
+#include <vkspd/vkspd.hpp>
+
+#include <cstdint>
+
+namespace vkspd {
+
+/// The largest Tuning::tilesPerGroup and tailTilesPerGroup: a strip of the plain-chain kernel
+/// stays in one 32x32 quadrant of a 64x64 block of tiles, the unit of its later stages' elections.
+inline constexpr uint32_t kMaxTilesPerGroup = 32;
+
+/// Which single-pass shader records the dispatch. Both give the same texels and use the same
+/// scratch; both are one dispatch.
+enum class Kernel {
+    Auto,        ///< PlainChain wherever its rules allow it, General everywhere else (never an error).
+    PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
+                 ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
+                 ///< tiles (docs/DESIGN.md). Needs the quad path, a built-in reduction, no
+                 ///< SourceImage and groupColumns 0; elsewhere generateMips returns an error naming
+                 ///< the rule (VK_ERROR_FEATURE_NOT_PRESENT).
+    General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup.
+};
+
+/// Scheduling overrides for one generateMips call (MipGenInfo::tuning). Zero members mean the
+/// library's measured default.
+struct Tuning {
+    Kernel kernel = Kernel::Auto;  ///< Which shader runs.
+    /// Plain-chain kernel: 64x64 tiles of the base one workgroup reduces, a strip along x. 0 = the
+    /// default rule (the largest of 1, 2, 4 and 8 that leaves at least 256 workgroups; at most 4
+    /// for texels of 8 bytes or more from 128x128 tiles over all layers); else a power of two up
+    /// to kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns.
+    uint32_t tilesPerGroup = 0;
+    /// Plain-chain kernel: the last `tailTiles` tiles of each layer's base, rounded up to whole
+    /// tile rows, run in strips of `tailTilesPerGroup`, so the workgroups that start last end
+    /// sooner. tailTilesPerGroup 0 = the default rule (from 128x128 tiles per layer on, the last
+    /// 2048 tiles in strips of 2; no tail below); else a power of two up to kMaxTilesPerGroup (an
+    /// error otherwise). tailTiles 0, or tailTilesPerGroup not below the resolved tilesPerGroup,
+    /// means no tail. The tail loses rows where it would take the dispatch past 65535 rows of
+    /// workgroups.
+    uint32_t tailTiles = 0;
+    uint32_t tailTilesPerGroup = 0;  ///< Tiles per workgroup of the tail (see tailTiles).
+    /// General kernel: group-ID tiling (Bavoil, "Optimizing Compute Shaders for L2 Locality using
+    /// Thread-Group ID Swizzling", NVIDIA 2020). 0 = off (the default): workgroup (x, y) runs tile
+    /// (x, y). N > 0: consecutive workgroups walk vertical strips N tiles wide, row by row inside a
+    /// strip. Any value is valid; N at or above the tile columns is the row-major order of 0.
+    uint32_t groupColumns = 0;
+};
+
+/// Context-wide overrides (ContextCreateInfo::tuning).
+struct ContextTuning {
+    /// false (the default): the library adds DenormPreserve to its compute shaders where the device
+    /// allows it (DispatchDescription::denormalsPreserved). true: the shaders run with the device's
+    /// default denormal handling, which may flush denormals to zero; for measuring what preserving
+    /// them costs.
+    bool skipDenormPreserve = false;
+};
+
+/// How a single-pass call is scheduled; filled by describeSchedule.
+struct ScheduleDescription {
+    bool plainChain = false;         ///< The plain-chain kernel runs; false: the general kernel.
+    uint32_t stages = 0;             ///< Levels 1-6, 7-12, 13-18 of the range: 1, 2 or 3.
+    uint32_t tilesPerGroup = 0;      ///< Tiles one workgroup reduces (1 for the general kernel).
+    uint32_t tailRow = 0;            ///< The first 64-texel row of the base run in strips of
+                                     ///< tailTilesPerGroup; the number of such rows when there is
+                                     ///< no tail (always for the general kernel).
+    uint32_t tailTilesPerGroup = 0;  ///< Tiles per workgroup from tailRow on.
+    uint32_t groupColumns = 0;       ///< Group-ID tiling's strip width as used (at most the
+                                     ///< workgroups across); 0 = off.
+    bool exactOddEdges = false;      ///< Tiles exchange edge partial sums (some level is odd).
+};
+
+/// Checks `info` as generateMips does and describes how the single pass would be scheduled.
+/// Records nothing. Errors: those of describeDispatch, and a path other than the single pass
+/// (VK_ERROR_FEATURE_NOT_PRESENT); on error `*schedule` is left unchanged.
+Result describeSchedule(Context context, const MipGenInfo& info, ScheduleDescription* schedule) noexcept;
+
+}  // namespace vkspd
