@@ -259,6 +259,7 @@ const char* limiterName(OccupancyLimiter limiter) noexcept {
 Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<OccupancyRecord>* records) noexcept {
     return guarded([&]() -> Result {
         if (!c) return fail(VK_ERROR_UNKNOWN, "queryOccupancy: the context is null");
+        if (!contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, "queryOccupancy: " + deadContextMessage(c));
         if (!records) return fail(VK_ERROR_UNKNOWN, "queryOccupancy: the output pointer is null");
         records->clear();
         std::vector<Reduction> reductions = info.reductions;
