@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 #include <set>
+#include <type_traits>
 
 namespace vkspd {
 
@@ -25,36 +26,26 @@ Result vkFail(VkResult code, const char* what) {
 
 namespace {
 
-#if VKSPD_CHECK_HANDLES
-// The contexts createContext made and destroyContext has not destroyed yet.
+// The contexts createContext made and destroyContext has not destroyed yet: every entry point
+// looks its Context up here (one lock and one set lookup per call, in every build), so a
+// destroyed one passed again is an error instead of a use after free.
 std::mutex gRegistryMutex;
 std::set<const ContextT*> gLiveContexts;
-#endif
 
 void registerContext(const ContextT* c, bool live) {
-#if VKSPD_CHECK_HANDLES
     std::lock_guard<std::mutex> lock(gRegistryMutex);
     if (live) {
         gLiveContexts.insert(c);
     } else {
         gLiveContexts.erase(c);
     }
-#else
-    (void)c;
-    (void)live;
-#endif
 }
 
 }  // namespace
 
 bool contextIsLive(Context c) {
-#if VKSPD_CHECK_HANDLES
     std::lock_guard<std::mutex> lock(gRegistryMutex);
     return gLiveContexts.count(c) != 0;
-#else
-    (void)c;
-    return true;
-#endif
 }
 
 std::string deadContextMessage(Context c) {
@@ -203,7 +194,8 @@ const char* requiredDeviceFeatures() noexcept {
            "VkPhysicalDeviceFeatures::shaderStorageImageWriteWithoutFormat (required), "
            "VkPhysicalDeviceVulkan12Features::shaderFloat16 (recommended: FP16 path), "
            "VK_KHR_push_descriptor (required in this version), "
-           "VK_KHR_synchronization2 or Vulkan 1.3 synchronization2 (optional)";
+           "VK_KHR_synchronization2 or Vulkan 1.3 synchronization2 (optional), "
+           "VK_EXT_private_data or Vulkan 1.3 privateData (optional: forgetImage no longer required)";
 }
 
 namespace {
@@ -247,8 +239,8 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
     if (!loadFunctions(createInfo.instance, createInfo.device,
                        createInfo.functions.vkGetInstanceProcAddr,
                        createInfo.functions.vkGetDeviceProcAddr, c->info.apiVersion,
-                       createInfo.pushDescriptorEnabled, createInfo.synchronization2Enabled, &c->fn,
-                       &missing)) {
+                       createInfo.pushDescriptorEnabled, createInfo.synchronization2Enabled,
+                       createInfo.privateDataEnabled, &c->fn, &missing)) {
         delete c;
         return fail(VK_ERROR_INITIALIZATION_FAILED, "createContext: Vulkan function " + missing +
                                                         " could not be loaded");
@@ -293,6 +285,11 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
 
     c->pipelineFlags = pipelineFlags;
     Result r = createLayouts(c);
+    if (r.ok() && createInfo.privateDataEnabled) {
+        VkPrivateDataSlotCreateInfo pi{VK_STRUCTURE_TYPE_PRIVATE_DATA_SLOT_CREATE_INFO};
+        const VkResult v = c->fn.vkCreatePrivateDataSlot(c->device(), &pi, c->allocator(), &c->privateSlot);
+        if (v != VK_SUCCESS) r = vkFail(v, "createContext: vkCreatePrivateDataSlot");
+    }
     if (r.ok()) {
         c->slotCount = createInfo.scratchSlots ? createInfo.scratchSlots : 16;
         c->counterSlots.resize(c->slotCount);
@@ -312,7 +309,7 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
 void destroyContext(Context c) noexcept {
     if (!c) return;
     if (!contextIsLive(c)) {
-        // Handle checks only: a second destroy is reported, not a double free.
+        // A second destroy is reported, not a double free.
         std::fprintf(stderr, "vkspd: destroyContext: %s\n", deadContextMessage(c).c_str());
         return;
     }
@@ -324,6 +321,7 @@ namespace {
 
 void destroyContextObject(ContextT* c) {
     for (auto& entry : c->views) destroyView(c, entry.second);
+    if (c->privateSlot) c->fn.vkDestroyPrivateDataSlot(c->device(), c->privateSlot, c->allocator());
     for (auto& b : c->counterSlots) destroyBuffer(c, b);
     for (auto& b : c->dataSlots) destroyBuffer(c, b);
     for (auto& b : c->retiredBuffers) destroyBuffer(c, b);
@@ -645,11 +643,59 @@ Result getLevelPipeline(Context c, VkFormat format, VkRenderPass* renderPass, Vk
     return {};
 }
 
+namespace {
+
+// The 64-bit value of a non-dispatchable handle (a pointer or a uint64_t, by platform).
+template <typename Handle>
+uint64_t handleValue(Handle h) {
+    if constexpr (std::is_pointer_v<Handle>) {
+        return uint64_t(reinterpret_cast<uintptr_t>(h));
+    } else {
+        return uint64_t(h);
+    }
+}
+
+// Destroys the cached views of `image` (c->mutex held).
+void dropViews(ContextT* c, VkImage image) {
+    for (auto it = c->views.begin(); it != c->views.end();) {
+        if (std::get<0>(it->first) == image) {
+            destroyView(c, it->second);
+            it = c->views.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    c->imageTags.erase(image);
+}
+
+// With private data (c->mutex held): whether `image` is the image the cached views of its handle
+// were made for. A different one (the handle value of an image destroyed without forgetImage,
+// reused) has lost the tag: those views are destroyed (the destroyed image's work has completed,
+// as vkDestroyImage requires) and the image is tagged afresh.
+Result checkImageTag(ContextT* c, VkImage image) {
+    uint64_t value = 0;
+    c->fn.vkGetPrivateData(c->device(), VK_OBJECT_TYPE_IMAGE, handleValue(image), c->privateSlot, &value);
+    auto it = c->imageTags.find(image);
+    if (it != c->imageTags.end() && it->second == value) return {};
+    if (it != c->imageTags.end()) dropViews(c, image);
+    const uint64_t tag = ++c->lastImageTag;
+    const VkResult r = c->fn.vkSetPrivateData(c->device(), VK_OBJECT_TYPE_IMAGE, handleValue(image), c->privateSlot, tag);
+    if (r != VK_SUCCESS) return vkFail(r, "vkSetPrivateData");
+    c->imageTags[image] = tag;
+    return {};
+}
+
+}  // namespace
+
 Result getView(Context c, VkImage image, VkFormat format, VkImageAspectFlags aspect, VkImageViewType type,
                VkImageUsageFlags usage, uint32_t level, uint32_t baseLayer, uint32_t layers, VkImageView* view,
                VkRenderPass renderPass, const VkExtent2D* framebufferExtent, VkFramebuffer* framebuffer) {
     const ViewKey key{image, format, aspect, type, usage, level, baseLayer, layers};
     std::lock_guard<std::mutex> lock(c->mutex);
+    if (c->privateSlot) {
+        Result r = checkImageTag(c, image);
+        if (!r.ok()) return r;
+    }
     CachedView& v = c->views[key];
     if (!v.view) {
         VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
@@ -690,14 +736,7 @@ Result getView(Context c, VkImage image, VkFormat format, VkImageAspectFlags asp
 void forgetImage(Context c, VkImage image) noexcept {
     if (!c || !image || !contextIsLive(c)) return;
     std::lock_guard<std::mutex> lock(c->mutex);
-    for (auto it = c->views.begin(); it != c->views.end();) {
-        if (std::get<0>(it->first) == image) {
-            destroyView(c, it->second);
-            it = c->views.erase(it);
-        } else {
-            ++it;
-        }
-    }
+    dropViews(c, image);
 }
 
 namespace {

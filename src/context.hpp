@@ -120,8 +120,14 @@ struct vkspd::ContextT {
     std::vector<OwnedBuffer> retiredBuffers;
     std::atomic<uint32_t> nextSlot{0};
 
-    std::mutex mutex;  // guards views, dataSlots and retiredBuffers
+    std::mutex mutex;  // guards views, imageTags, dataSlots and retiredBuffers
     std::map<ViewKey, CachedView> views;
+    // ContextCreateInfo::privateDataEnabled: each image with cached views carries, in this private
+    // data slot, the tag imageTags holds for its handle. An image created later with the same
+    // handle value reads 0 there, so its handle's views (of a destroyed image) are dropped.
+    VkPrivateDataSlot privateSlot = VK_NULL_HANDLE;
+    std::map<VkImage, uint64_t> imageTags;
+    uint64_t lastImageTag = 0;
 
     VkDevice device() const { return info.device; }
     const VkAllocationCallbacks* allocator() const { return info.allocationCallbacks; }
@@ -154,8 +160,8 @@ Result guarded(Body&& body) noexcept {
 
 Result fail(VkResult code, std::string message);
 
-// Handle checks (debug builds, or VKSPD_CHECK_HANDLES): every live Context is registered, so a
-// destroyed one passed again is reported instead of being dereferenced. Elsewhere always true.
+// Handle checks, in every build: every live Context is registered, so a destroyed one passed
+// again is reported instead of being dereferenced.
 bool contextIsLive(Context context);
 std::string deadContextMessage(Context context);
 Result vkFail(VkResult code, const char* what);

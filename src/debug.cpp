@@ -265,6 +265,7 @@ bool usesHalfDenormalFlavour(Context c, VkFormat format) noexcept {
 Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<OccupancyRecord>* records) noexcept {
     return guarded([&]() -> Result {
         if (!c) return fail(VK_ERROR_UNKNOWN, "queryOccupancy: the context is null");
+        if (!contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, "queryOccupancy: " + deadContextMessage(c));
         if (!records) return fail(VK_ERROR_UNKNOWN, "queryOccupancy: the output pointer is null");
         records->clear();
         std::vector<Reduction> reductions = info.reductions;

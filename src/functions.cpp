@@ -4,7 +4,8 @@ namespace vkspd {
 
 bool loadFunctions(VkInstance instance, VkDevice device, PFN_vkGetInstanceProcAddr getInstanceProcAddr,
                    PFN_vkGetDeviceProcAddr getDeviceProcAddr, uint32_t apiVersion,
-                   bool pushDescriptor, bool synchronization2, Functions* f, std::string* missing) {
+                   bool pushDescriptor, bool synchronization2, bool privateData, Functions* f,
+                   std::string* missing) {
     *f = Functions{};
     if (!getDeviceProcAddr) {
         getDeviceProcAddr = reinterpret_cast<PFN_vkGetDeviceProcAddr>(
@@ -48,6 +49,23 @@ bool loadFunctions(VkInstance instance, VkDevice device, PFN_vkGetInstanceProcAd
             *missing = name;
             return false;
         }
+    }
+    if (privateData) {
+        const char* suffix = apiVersion >= VK_API_VERSION_1_3 ? "" : "EXT";
+#define VKSPD_LOAD_PRIVATE(name)                                                                  \
+        {                                                                                         \
+            const std::string full = std::string(#name) + suffix;                                 \
+            f->name = reinterpret_cast<PFN_##name>(getDeviceProcAddr(device, full.c_str()));      \
+            if (!f->name) {                                                                       \
+                *missing = full;                                                                  \
+                return false;                                                                     \
+            }                                                                                     \
+        }
+        VKSPD_LOAD_PRIVATE(vkCreatePrivateDataSlot)
+        VKSPD_LOAD_PRIVATE(vkDestroyPrivateDataSlot)
+        VKSPD_LOAD_PRIVATE(vkSetPrivateData)
+        VKSPD_LOAD_PRIVATE(vkGetPrivateData)
+#undef VKSPD_LOAD_PRIVATE
     }
     return true;
 }

@@ -60,12 +60,17 @@ struct Functions {
     PFN_vkGetDeviceProcAddr vkGetDeviceProcAddr = nullptr;
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR = nullptr;  // if enabled
     PFN_vkCmdPipelineBarrier2 vkCmdPipelineBarrier2 = nullptr;          // if enabled
+    // Private data (Vulkan 1.3 or VK_EXT_private_data), if enabled: tags images whose views are cached.
+    PFN_vkCreatePrivateDataSlot vkCreatePrivateDataSlot = nullptr;
+    PFN_vkDestroyPrivateDataSlot vkDestroyPrivateDataSlot = nullptr;
+    PFN_vkSetPrivateData vkSetPrivateData = nullptr;
+    PFN_vkGetPrivateData vkGetPrivateData = nullptr;
 };
 
 // Fetches every pointer; returns false with the name of the first one missing.
 bool loadFunctions(VkInstance instance, VkDevice device, PFN_vkGetInstanceProcAddr getInstanceProcAddr,
                    PFN_vkGetDeviceProcAddr getDeviceProcAddr, uint32_t apiVersion,
-                   bool pushDescriptor, bool synchronization2, Functions* functions,
+                   bool pushDescriptor, bool synchronization2, bool privateData, Functions* functions,
                    std::string* missing);
 
 }  // namespace vkspd

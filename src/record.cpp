@@ -259,12 +259,24 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
 
     if (req->path() != Path::SinglePass) return {};
 
+    // Each of the two scratch bindings must fit one storage buffer range. Edge records of odd
+    // levels dominate: 276 texels of `channels` floats per 64x64 tile and layer, so one layer of
+    // 16383x16383 RGBA needs 289 MB, more than the 2^27 bytes every device allows.
     const uint64_t range = c->properties.limits.maxStorageBufferRange;
-    if (req->plan.dataBytes > range || req->plan.counterBytes > range)
-        return fail(VK_ERROR_UNKNOWN,
-                    "this request needs " + std::to_string(req->plan.dataBytes) +
-                        " bytes of scratch data, more than the device's maxStorageBufferRange " +
-                        std::to_string(range) + "; generate fewer layers per call");
+    const bool dataOver = req->plan.dataBytes > range;
+    if (dataOver || req->plan.counterBytes > range) {
+        const uint64_t bytes = dataOver ? req->plan.dataBytes : req->plan.counterBytes;
+        const uint64_t perLayer = bytes / req->plan.layers;
+        std::string advice = perLayer <= range
+                                 ? "; generate fewer layers per call (at most " + std::to_string(range / perLayer) + ")"
+                                 : "; one layer of this mip range is already too large for the single pass "
+                                   "on this device";
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "mip range " + levelRange(info.baseMipLevel, req->levelCount) + " of " +
+                        std::to_string(req->plan.layers) + " layer(s) of " + extentText(base) + " needs " +
+                        std::to_string(bytes) + " bytes of scratch " + (dataOver ? "data" : "counters") +
+                        ", more than the device's maxStorageBufferRange " + std::to_string(range) + advice);
+    }
 
     const bool fp16Possible = req->decision.fp16Possible;
     switch (info.precision) {
@@ -307,11 +319,12 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     Result kernel = checkKernel(tuning, req);
     if (!kernel.ok()) return kernel;
     if (info.scratchBuffer) {
-        const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
-        if (align && info.scratchOffset % align != 0)
+        // A storage buffer offset, and a vkCmdFillBuffer offset (a multiple of 4).
+        const VkDeviceSize align = std::max<VkDeviceSize>(c->properties.limits.minStorageBufferOffsetAlignment, 4);
+        if (info.scratchOffset % align != 0)
             return fail(VK_ERROR_UNKNOWN, "MipGenInfo::scratchOffset " + std::to_string(info.scratchOffset) +
-                                              " is not a multiple of minStorageBufferOffsetAlignment " +
-                                              std::to_string(align));
+                                              " is not a multiple of " + std::to_string(align) +
+                                              " (minStorageBufferOffsetAlignment, and 4)");
     }
     return {};
 }
@@ -352,16 +365,18 @@ struct ImageBarrier {
 };
 
 // Records `count` image barriers in one command; with `scratch`, also orders the previous
-// dispatch's scratch accesses before this one's.
-void recordBarriers(Context c, VkCommandBuffer cmd, const ImageBarrier* barriers, uint32_t count, bool scratch) {
+// dispatch's scratch accesses before this one's (and, with `clear`, before a vkCmdFillBuffer
+// that clears the counters first: recordCounterClear).
+void recordBarriers(Context c, VkCommandBuffer cmd, const ImageBarrier* barriers, uint32_t count, bool scratch,
+                    bool clear = false) {
     const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     const VkAccessFlags2 scratchAccess = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
     if (c->fn.vkCmdPipelineBarrier2) {
         VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
         mb.srcStageMask = compute;
         mb.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-        mb.dstStageMask = compute;
-        mb.dstAccessMask = scratchAccess;
+        mb.dstStageMask = compute | (clear ? VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT : 0);
+        mb.dstAccessMask = scratchAccess | (clear ? VK_ACCESS_2_TRANSFER_WRITE_BIT : 0);
         VkImageMemoryBarrier2 ib[2];
         for (uint32_t i = 0; i < count; ++i) {
             const ImageBarrier& b = barriers[i];
@@ -386,7 +401,7 @@ void recordBarriers(Context c, VkCommandBuffer cmd, const ImageBarrier* barriers
     }
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
-    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | (clear ? VK_ACCESS_TRANSFER_WRITE_BIT : 0);
     VkImageMemoryBarrier ib[2];
     VkPipelineStageFlags src = 0, dst = 0;
     for (uint32_t i = 0; i < count; ++i) {
@@ -404,9 +419,33 @@ void recordBarriers(Context c, VkCommandBuffer cmd, const ImageBarrier* barriers
     }
     if (scratch) {
         src |= VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
-        dst |= VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+        dst |= VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | (clear ? VK_PIPELINE_STAGE_TRANSFER_BIT : 0);
     }
     c->fn.vkCmdPipelineBarrier(cmd, src, dst, 0, scratch ? 1 : 0, &mb, 0, nullptr, count, ib);
+}
+
+// Zero-fills `bytes` of counters at `offset` of a caller's scratch buffer, after recordBarriers(...,
+// clear = true), and makes the zeros visible to the dispatch. Another request's data may lie where
+// this one's counters are (their offsets depend on the layout), so they are cleared every time.
+void recordCounterClear(Context c, VkCommandBuffer cmd, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize bytes) {
+    c->fn.vkCmdFillBuffer(cmd, buffer, offset, bytes, 0);
+    if (c->fn.vkCmdPipelineBarrier2) {
+        VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+        mb.srcStageMask = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT;
+        mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        mb.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+        mb.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+        VkDependencyInfo di{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        di.memoryBarrierCount = 1;
+        di.pMemoryBarriers = &mb;
+        c->fn.vkCmdPipelineBarrier2(cmd, &di);
+        return;
+    }
+    VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    c->fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &mb,
+                               0, nullptr, 0, nullptr);
 }
 
 // A barrier on levels [first, first + count) of the request's layers of the image.
@@ -506,7 +545,8 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
                       info.before.layout, compute, shaderAccess, VK_IMAGE_LAYOUT_GENERAL),
         {}};
     if (req.hasSource) before[1] = sourceBarrier(info, req, true, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, compute);
-    recordBarriers(c, cmd, before, req.hasSource ? 2 : 1, true);
+    recordBarriers(c, cmd, before, req.hasSource ? 2 : 1, true, info.scratchBuffer != VK_NULL_HANDLE);
+    if (info.scratchBuffer) recordCounterClear(c, cmd, scratch.counters, scratch.countersOffset, plan.counterBytes);
     const VkDeviceSize mapBytes =
         kDebugMapHeaderBytes + VkDeviceSize(plan.groupsX()) * plan.groupsY() * plan.layers * sizeof(DebugMapTile);
     if (map) {
@@ -841,6 +881,7 @@ Result generateMipsDebugMap(Context c, VkCommandBuffer cmd, const MipGenInfo& in
     return guarded([&]() -> Result {
         if (!cmd) return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: the command buffer is null");
         if (!map.buffer) return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: DebugMapInfo::buffer is null");
+        if (c && !contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, "generateMipsDebugMap: " + deadContextMessage(c));
         // A storage buffer offset, and a vkCmdFillBuffer offset (a multiple of 4).
         const VkDeviceSize align =
             std::max<VkDeviceSize>(c ? c->properties.limits.minStorageBufferOffsetAlignment : 1, 4);

@@ -1,6 +1,7 @@
 #include "counting_functions.hpp"
 
 #include <cstring>
+#include <mutex>
 #include <tuple>
 #include <type_traits>
 
@@ -71,6 +72,24 @@ struct Wrap<R(VKAPI_PTR*)(Args...), K, Id> {
 
 PFN_vkVoidFunction wrapDevice(VkDevice device, const char* name);
 
+std::mutex gPushedMutex;
+std::vector<VkBuffer> gPushedCounterBuffers;
+PFN_vkCmdPushDescriptorSetKHR gRealPushDescriptorSet = nullptr;
+
+// vkCmdPushDescriptorSetKHR: counted, and the counters buffer it binds remembered.
+VKAPI_ATTR void VKAPI_CALL pushDescriptorSet(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint,
+                                             VkPipelineLayout layout, uint32_t set, uint32_t count,
+                                             const VkWriteDescriptorSet* writes) {
+    callCounts().commands++;
+    for (uint32_t i = 0; i < count; ++i) {
+        if (writes[i].dstBinding == 2 && writes[i].descriptorType == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) {
+            std::lock_guard<std::mutex> lock(gPushedMutex);
+            gPushedCounterBuffers.push_back(writes[i].pBufferInfo[0].buffer);
+        }
+    }
+    gRealPushDescriptorSet(cmd, bindPoint, layout, set, count, writes);
+}
+
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL countingGetDeviceProcAddr(VkDevice device, const char* name) {
     return wrapDevice(device, name);
 }
@@ -86,6 +105,10 @@ PFN_vkVoidFunction wrapDevice(VkDevice device, const char* name) {
     if (std::strcmp(name, "vkGetDeviceProcAddr") == 0)
         return reinterpret_cast<PFN_vkVoidFunction>(&countingGetDeviceProcAddr);
     PFN_vkVoidFunction real = gRealDevice(device, name);
+    if (std::strcmp(name, "vkCmdPushDescriptorSetKHR") == 0) {
+        gRealPushDescriptorSet = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(real);
+        return real ? reinterpret_cast<PFN_vkVoidFunction>(&pushDescriptorSet) : nullptr;
+    }
     // The KHR alias of vkCmdPipelineBarrier2 has the same signature.
     if (std::strcmp(name, "vkCmdPipelineBarrier2KHR") == 0)
         return wrapped<Wrap<PFN_vkCmdPipelineBarrier2, Kind::Command, -1>>(real);
@@ -101,6 +124,13 @@ PFN_vkVoidFunction wrapDevice(VkDevice device, const char* name) {
 CallCounts& callCounts() {
     static CallCounts counts;
     return counts;
+}
+
+std::vector<VkBuffer> takePushedCounterBuffers() {
+    std::lock_guard<std::mutex> lock(gPushedMutex);
+    std::vector<VkBuffer> out;
+    out.swap(gPushedCounterBuffers);
+    return out;
 }
 
 void setRealGetInstanceProcAddr(PFN_vkGetInstanceProcAddr real) { gRealInstance = real; }

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <vector>
 
 namespace vkspd_test {
 
@@ -32,6 +33,10 @@ struct CallCounts {
 
 // The process-wide counters of countingGetInstanceProcAddr.
 CallCounts& callCounts();
+
+// The buffers vkCmdPushDescriptorSetKHR bound as the counters (binding 2, VKSPD_BINDING_COUNTERS)
+// since the last call, in recording order: which scratch slot each dispatch took.
+std::vector<VkBuffer> takePushedCounterBuffers();
 
 // Forwards to `real` (the loader's vkGetInstanceProcAddr), returning counting wrappers for every
 // function vkspd loads. Set `real` once before use.

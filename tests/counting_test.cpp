@@ -4,6 +4,8 @@
 #include "counting_functions.hpp"
 #include "vulkan_harness.hpp"
 
+#include <vkspd/debug.hpp>
+
 #include <climits>
 #include <functional>
 
@@ -264,7 +266,6 @@ TEST_F(CountingTest, EveryInjectedAllocationFailureIsCleanedUp) {
     h->destroyImage(img);
 }
 
-#if VKSPD_CHECK_HANDLES
 TEST_F(CountingTest, DestroyedContextIsReportedNotDereferenced) {
     vkspd::Context c = nullptr;
     ASSERT_TRUE(vkspd::createContext(info, &c).ok());
@@ -280,10 +281,60 @@ TEST_F(CountingTest, DestroyedContextIsReportedNotDereferenced) {
     std::string reason;
     EXPECT_FALSE(vkspd::isFormatSupported(c, VK_FORMAT_R8G8B8A8_UNORM, &reason));
     EXPECT_NE(reason.find("not live"), std::string::npos) << reason;
+    vkspd::DispatchDescription d;
+    EXPECT_NE(vkspd::describeDispatch(c, chainInfo(img), &d).message.find("not live"), std::string::npos);
+    EXPECT_EQ(vkspd::scratchSize(c, chainInfo(img)), 0u);
+    std::vector<vkspd::OccupancyRecord> records;
+    EXPECT_NE(vkspd::queryOccupancy(c, vkspd::OccupancyQueryInfo{}, &records).message.find("not live"),
+              std::string::npos);
+    vkspd::DebugMapInfo map;
+    map.buffer = reinterpret_cast<VkBuffer>(uintptr_t(1));
+    h->submit([&](VkCommandBuffer cmd) {
+        EXPECT_NE(vkspd::generateMipsDebugMap(c, cmd, chainInfo(img), map).message.find("not live"),
+                  std::string::npos);
+    });
+    vkspd::CustomReduction custom = nullptr;
+    EXPECT_FALSE(vkspd::createCustomReduction(c, "", &custom).ok());
     vkspd::forgetImage(c, img.image);  // ignored
     vkspd::destroyContext(c);          // reported on stderr, not a double free
     EXPECT_EQ(callCounts().commands, 0u);
     EXPECT_EQ(callCounts().live(), 0);
     h->destroyImage(img);
 }
-#endif
+
+// The scratch ring's rule (ContextCreateInfo::scratchSlots): calls without their own scratch take
+// the slots in turn, over all threads, so any scratchSlots consecutive calls have distinct
+// counters and calls a multiple of scratchSlots apart share them.
+TEST_F(CountingTest, RingSlotsGoInTurnOverCalls) {
+    const uint32_t slots = 3, calls = 10;
+    info.scratchSlots = slots;
+    vkspd::Context c = nullptr;
+    ASSERT_TRUE(vkspd::createContext(info, &c).ok());
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 100, 60, 7, kChainUsage);
+    std::vector<uint8_t> texels = randomTexels(img.format, 100, 60, 9);
+    h->upload(img, texels.data());
+    vkspd::MipGenInfo mip = chainInfo(img);
+    takePushedCounterBuffers();
+    h->submit([&](VkCommandBuffer cmd) {
+        for (uint32_t i = 0; i < calls; ++i) {
+            ASSERT_TRUE(vkspd::generateMips(c, cmd, mip).ok());
+            mip.before = mip.after;
+        }
+    });
+    const std::vector<VkBuffer> taken = takePushedCounterBuffers();
+    ASSERT_EQ(taken.size(), calls);
+    for (uint32_t i = 0; i < calls; ++i) {
+        for (uint32_t j = i + 1; j < calls; ++j) {
+            if ((j - i) % slots == 0) {
+                EXPECT_EQ(taken[i], taken[j]) << "calls " << i << " and " << j;
+            } else {
+                EXPECT_NE(taken[i], taken[j]) << "calls " << i << " and " << j;
+            }
+        }
+    }
+    auto gpu = h->readLevels(img);
+    expectChainMatches(img, gpu, 0, img.levels, 0, 1, vkspd::toleranceFor(img.format, true), "ring");
+    vkspd::forgetImage(c, img.image);
+    vkspd::destroyContext(c);
+    h->destroyImage(img);
+}

@@ -71,6 +71,34 @@ TEST_F(GpuTest, BadInputIsRejectedWithAClearMessage) {
     r = vkspd::describeDispatch(h->context, bad, &d);
     EXPECT_FALSE(r.ok());
     EXPECT_NE(r.message.find("fewer layers"), std::string::npos) << r.message;
+
+    // Past maxStorageBufferRange: refused before anything is made, naming the bytes and the limit;
+    // "fewer layers" only where one layer fits.
+    const std::string limit = "maxStorageBufferRange " + std::to_string(h->properties.limits.maxStorageBufferRange);
+    bad = info;
+    bad.extent = {4095, 4095};
+    bad.imageMipLevels = 12;
+    bad.imageArrayLayers = 16;
+    r = vkspd::describeDispatch(h->context, bad, &d);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.message.find(limit), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("16 layer(s) of 4095x4095 needs "), std::string::npos) << r.message;
+    EXPECT_NE(r.message.find("fewer layers per call (at most "), std::string::npos) << r.message;
+    if (h->properties.limits.maxImageDimension2D >= 16383) {
+        bad = info;
+        bad.extent = {16383, 16383};
+        bad.imageMipLevels = 14;
+        bad.imageArrayLayers = 1;
+        EXPECT_EQ(vkspd::scratchSize(h->context, bad), 0u);
+        r = vkspd::describeDispatch(h->context, bad, &d);
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find("1 layer(s) of 16383x16383 needs "), std::string::npos) << r.message;
+        EXPECT_NE(r.message.find(limit), std::string::npos) << r.message;
+        EXPECT_NE(r.message.find("one layer of this mip range is already too large"), std::string::npos)
+            << r.message;
+        EXPECT_EQ(r.message.find("fewer layers"), std::string::npos) << r.message;
+        h->submit([&](VkCommandBuffer cmd) { EXPECT_FALSE(vkspd::generateMips(h->context, cmd, bad).ok()); });
+    }
     h->destroyImage(img);
 }
 

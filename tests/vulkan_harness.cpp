@@ -70,6 +70,12 @@ Harness* create() {
     VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
     features.enabledValidationFeatureCount = 1;
     features.pEnabledValidationFeatures = enables;
+    // The driver's own handle values, as without the layer (which otherwise wraps each handle in a
+    // value it never reuses): a destroyed image's handle value comes back for a new image here as it
+    // does in applications (tests/gpu_view_cache_test.cpp).
+    VkValidationFeatureDisableEXT disables[] = {VK_VALIDATION_FEATURE_DISABLE_UNIQUE_HANDLES_EXT};
+    features.disabledValidationFeatureCount = 1;
+    features.pDisabledValidationFeatures = disables;
     VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
     messenger.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
                                 VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
@@ -138,12 +144,14 @@ Harness* create() {
 
     VkPhysicalDeviceVulkan13Features e13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     e13.synchronization2 = f13.synchronization2;
+    e13.privateData = f13.privateData;
     VkPhysicalDeviceVulkan12Features e12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     e12.pNext = h->properties.apiVersion >= VK_API_VERSION_1_3 ? &e13 : nullptr;
     e12.vulkanMemoryModel = VK_TRUE;
     e12.vulkanMemoryModelDeviceScope = VK_TRUE;
     e12.shaderFloat16 = f12.shaderFloat16;
     h->fp16 = f12.shaderFloat16 == VK_TRUE;
+    h->privateData = f13.privateData == VK_TRUE && h->properties.apiVersion >= VK_API_VERSION_1_3;
     VkPhysicalDeviceFeatures2 e2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     e2.pNext = &e12;
     e2.features.shaderStorageImageWriteWithoutFormat = VK_TRUE;

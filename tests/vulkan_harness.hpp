@@ -40,6 +40,7 @@ public:
     bool validation = false;   // the validation layer is active
     bool fp16 = false;         // shaderFloat16 enabled
     bool quad = false;         // quad subgroup operations available
+    bool privateData = false;  // Vulkan 1.3 privateData enabled (`context` does not use it)
 
     // Validation messages since the last takeMessages().
     std::vector<std::string> takeMessages();

@@ -18,7 +18,8 @@
 ///   - enabling, at device creation, the features listed in `requiredDeviceFeatures()`;
 ///   - declaring the image's usage and create flags in MipGenInfo (0 means SAMPLED | STORAGE, the
 ///     single pass; sRGB images need MUTABLE_FORMAT, and EXTENDED_USAGE to be created with STORAGE);
-///   - calling `forgetImage` before destroying an image that was passed to `generateMips`;
+///   - calling `forgetImage` before destroying an image that was passed to `generateMips`
+///     (optional where ContextCreateInfo::privateDataEnabled is set);
 ///   - keeping the Context alive until every command buffer that used it has finished executing.
 ///
 /// No function here throws (they are noexcept; an allocation failure inside becomes a Result with
@@ -150,10 +151,19 @@ struct ContextCreateInfo {
     bool shaderFloat16Enabled = false;       ///< VkPhysicalDeviceVulkan12Features::shaderFloat16.
     bool synchronization2Enabled = false;    ///< VK_KHR_synchronization2 or Vulkan 1.3 feature.
     bool pushDescriptorEnabled = false;      ///< VK_KHR_push_descriptor extension enabled.
-    /// Number of scratch slots in the internal ring (0 = 16). Each generateMips call without its own
-    /// scratch buffer takes the next slot; at most this many such dispatches may execute at once
-    /// without an ordering between them (on different queues, or unsynchronized submissions).
-    /// A slot's buffers grow to the largest dispatch it has served (host-zeroed counters, and
+    /// VkPhysicalDeviceVulkan13Features::privateData or VK_EXT_private_data enabled. Then the
+    /// library tags each image it caches views for (one private data slot), so a new image that
+    /// gets the handle value of one destroyed without forgetImage is seen as new: the stale views
+    /// are destroyed and new ones made. Without it the views are keyed by the handle alone (Vulkan
+    /// has no other identity for an image), so forgetImage before vkDestroyImage is required.
+    bool privateDataEnabled = false;
+    /// Number of scratch slots in the internal ring (0 = 16). generateMips calls without their own
+    /// scratch buffer take the slots in turn, counted over all threads: the n-th takes slot
+    /// n mod scratchSlots, so two such calls share a slot exactly when a multiple of scratchSlots
+    /// calls apart. The library cannot see when recorded work runs, so the rule is: two of these
+    /// dispatches may execute without an ordering between them (different queues, unsynchronized
+    /// submissions) only if their calls were fewer than scratchSlots such calls apart; order any
+    /// others (one queue orders them all). A slot's buffers grow to the largest dispatch it has served (host-zeroed counters, and
     /// device-local data: 276 texels of the format's channels as floats per 64x64 tile and layer
     /// where some level is odd); outgrown buffers are freed by destroyContext.
     uint32_t scratchSlots = 0;
@@ -221,10 +231,13 @@ struct MipGenInfo {
     /// Optional scheduling overrides (vkspd/tuning.hpp: measured defaults that may change between
     /// versions; null = the defaults). Read during the call only. The output does not depend on it.
     const Tuning* tuning = nullptr;
-    /// Optional caller-owned scratch: a buffer with STORAGE_BUFFER usage holding at least
-    /// scratchSize(context, info) bytes from scratchOffset (a multiple of
-    /// minStorageBufferOffsetAlignment). It must be zero-filled before its first use; the dispatch
-    /// leaves it zero-filled again. Give it to run more unordered dispatches than the ring holds.
+    /// Optional caller-owned scratch: a buffer with STORAGE_BUFFER and TRANSFER_DST usage holding
+    /// at least scratchSize(context, info) bytes from scratchOffset (a multiple of
+    /// minStorageBufferOffsetAlignment and of 4). Its contents need no initialisation and are
+    /// undefined after the call: the recorded work clears the counters (the first bytes; other
+    /// requests keep data there) with vkCmdFillBuffer behind one more barrier, and the dispatch
+    /// writes every data byte before reading it. Dispatches that share it must be ordered (one
+    /// queue, or semaphores). Give it to run more unordered dispatches than the ring holds.
     VkBuffer scratchBuffer = VK_NULL_HANDLE;
     VkDeviceSize scratchOffset = 0;  ///< Byte offset of the scratch in `scratchBuffer`.
 };
@@ -255,7 +268,8 @@ struct DispatchDescription {
 /// vulkanMemoryModel and vulkanMemoryModelDeviceScope and VkPhysicalDeviceFeatures::
 /// shaderStorageImageWriteWithoutFormat (required); the VK_KHR_push_descriptor extension (required
 /// in this version: createContext fails without it); shaderFloat16 (recommended: the FP16 path);
-/// VK_KHR_synchronization2 or Vulkan 1.3 synchronization2 (optional). Vulkan cannot report what was
+/// VK_KHR_synchronization2 or Vulkan 1.3 synchronization2 (optional); VK_EXT_private_data or
+/// Vulkan 1.3 privateData (optional: forgetImage no longer required). Vulkan cannot report what was
 /// enabled, so say it in ContextCreateInfo.
 const char* requiredDeviceFeatures() noexcept;
 
@@ -270,9 +284,10 @@ const char* requiredDeviceFeatures() noexcept;
 Result createContext(const ContextCreateInfo& info, Context* context) noexcept;
 
 /// Destroys the Context and everything it created. Accepts null. The device must be idle with
-/// respect to every command buffer that used the Context. In debug builds (or with
-/// VKSPD_CHECK_HANDLES) every function reports a destroyed Context instead of using it, and a
-/// second destroyContext is reported on stderr instead of freeing twice.
+/// respect to every command buffer that used the Context. In every build, every function then
+/// reports the destroyed Context as an error instead of using it (a registry lookup per call),
+/// and a second destroyContext is reported on stderr instead of freeing twice; only a Context
+/// created later at the same address is taken for the new one.
 void destroyContext(Context context) noexcept;
 
 /// Whether this device can run the single pass on images of `format` (with STORAGE usage, and
@@ -352,22 +367,28 @@ VkDeviceSize scratchSize(Context context, const MipGenInfo& info) noexcept;
 /// `source`); the image belongs to this queue family (acquire it first if another family owns it).
 /// After: submit the command buffer; the range is in `info.after` once it has executed. Keep the
 /// Context, the image and any custom reduction alive until then; a command buffer that recorded
-/// this call may be submitted again (the scratch it uses is left zero-filled). At most
-/// ContextCreateInfo::scratchSlots such recorded dispatches without their own scratch may run at
-/// once without an ordering between them.
-/// Limits: extent up to maxImageDimension2D per axis (one dispatch at any size), any layer count.
+/// this call may be submitted again (the dispatch leaves the ring's counters at zero, and a
+/// caller's scratch is cleared by the recorded work). Dispatches without their own scratch may
+/// run unordered only as ContextCreateInfo::scratchSlots says (calls fewer than scratchSlots
+/// such calls apart).
+/// Limits: extent up to maxImageDimension2D per axis, any layer count, one dispatch, where the
+/// scratch data fits maxStorageBufferRange: 276 texels of the format's channels as floats per
+/// 64x64 tile and layer where some level is odd (one RGBA layer of 16383x16383 needs 289 MB, over
+/// the 2^27 bytes a device may allow).
 /// Errors (nothing recorded): null context, command buffer or image; zero or oversized extent;
 /// mip or layer ranges past the image (the message names the range and the image's count); a
 /// format or usage/create flags with no path (VK_ERROR_FORMAT_NOT_SUPPORTED, naming the missing
 /// flag); a requested precision or subgroup path the device or format lacks
 /// (VK_ERROR_FEATURE_NOT_PRESENT); Vulkan failures creating pipelines, views or scratch; enum
-/// values outside their enums; imageArrayLayers past maxImageArrayLayers; a destroyed Context
-/// (debug builds or VKSPD_CHECK_HANDLES). Not checked, since Vulkan cannot report it: whether
+/// values outside their enums; imageArrayLayers past maxImageArrayLayers; scratch past
+/// maxStorageBufferRange (VK_ERROR_FEATURE_NOT_PRESENT, naming the bytes and the limit; also from
+/// describeDispatch, and scratchSize returns 0); a destroyed Context. Not checked, since Vulkan cannot report it: whether
 /// `commandBuffer` is recording (the validation layer reports that).
 Result generateMips(Context context, VkCommandBuffer commandBuffer, const MipGenInfo& info) noexcept;
 
 /// Releases the image views the Context cached for `image`. Call it before destroying an image that
-/// was passed to generateMips, once no pending command buffer uses them. Accepts null.
+/// was passed to generateMips, once no pending command buffer uses them (with
+/// ContextCreateInfo::privateDataEnabled it only frees them sooner). Accepts null.
 void forgetImage(Context context, VkImage image) noexcept;
 
 }  // namespace vkspd
