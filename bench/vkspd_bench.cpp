@@ -115,7 +115,7 @@ const char* kUsageText =
     "                    skipDenormPreserve), to measure what keeping FP32 denormals costs\n"
     "  -h, --help        this text\n"
     "\n"
-    "example: vkspd-bench --reps 50 --out bench/results/today\n";
+    "example: vkspd-bench --reps 50 --out bench-out\n";
 
 struct FormatChoice {
     const char* key;

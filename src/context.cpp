@@ -396,7 +396,7 @@ bool denormalsPreserved(Context c, bool fp16, bool halfDenormals) {
 Result createComputePipeline(Context c, const uint32_t* words, size_t bytes, VkPipeline* out,
                              VkPipelineLayout layout, VkPipelineCreateFlags flags, bool halfDenormals,
                              const VkSpecializationInfo* specialization) {
-    // DenormPreserve where the device allows it (SPEC section 7: IEEE results, which NVIDIA's
+    // DenormPreserve where the device allows it (docs/FILTER.md: IEEE results, which NVIDIA's
     // default flushes for FP32 denormals). A module the patcher refuses is used as built.
     std::vector<uint32_t> patched;
     FloatWidths widths;

@@ -195,7 +195,7 @@ bool denormalsPreserved(Context context, bool fp16, bool halfDenormals = true);
 // formats: a half denormal is below 6.2e-5, under half a step of an 8-bit channel (and under 0.2
 // of a step after sRGB encoding), so flushing it cannot change a stored texel. DenormPreserve for
 // 16-bit floats cost NVIDIA's FP16 variant 12 registers (48 -> 60, a group per SM) and 10-16% of
-// its time on an H100 (bench/NOTES.md), so only formats whose results it can change pay for it.
+// its time (docs/PERFORMANCE.md), so only formats whose results it can change pay for it.
 bool halfDenormalsMatter(const FormatInfo& format);
 // Whether a variant's half-denormal flavour (halfDenormals above) is a module of its own on this
 // Context: FP16 variants on a device that preserves 16-bit denormals. Elsewhere both flavours are

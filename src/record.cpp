@@ -82,12 +82,12 @@ Result linearFetchAllowed(Context c, const MipGenInfo& info, const Request* req)
                         " needs more precision than a bilinear sample keeps (only formats the FP16 path "
                         "can hold: 8-bit, 16-bit float, B10G11R11); use Fetch::Load or Auto");
     // sRGB: the sampler decodes before filtering, but NVIDIA's filtered decode is not the exact
-    // one: 2 steps off the reference at level 1 on an H100 (256x256 and 1100x1000, a few texels).
+    // one: 2 steps off the reference at level 1 on NVIDIA GPUs (a few texels).
     if (sampledInfo.encoding == ChannelEncoding::Srgb8)
         return fail(VK_ERROR_FORMAT_NOT_SUPPORTED,
                     std::string("Fetch::LinearSampler: ") + sampledInfo.name +
-                        " is sRGB, and filtered sRGB decoding is not exact on every GPU (2 steps off on an "
-                        "NVIDIA H100); use Fetch::Load or Auto");
+                        " is sRGB, and filtered sRGB decoding is not exact on every GPU (2 steps off on "
+                        "NVIDIA GPUs); use Fetch::Load or Auto");
     VkFormatProperties fp;
     c->fn.vkGetPhysicalDeviceFormatProperties(c->info.physicalDevice, sampled, &fp);
     if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
@@ -100,8 +100,7 @@ Result linearFetchAllowed(Context c, const MipGenInfo& info, const Request* req)
 }
 
 // Fetch::Auto takes the linear sampler where it is allowed and measured faster: on NVIDIA GPUs
-// (H100, driver 580.159.04: 6-8% at 4096² to 16384² RGBA8 and RGBA16F, bench/NOTES.md); Load
-// elsewhere, where it has not been measured.
+// (docs/PERFORMANCE.md); Load elsewhere, where it has not been measured.
 Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
     req->linearFetch = false;
     if (info.fetch == Fetch::Load) return {};

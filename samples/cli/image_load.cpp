@@ -302,7 +302,7 @@ bool checkRadianceRuns(const uint8_t* d, size_t n, int width, int height, std::s
     skipLine();  // #?RADIANCE
     // The header ends, as in stb, at a line that reads as an empty C string: one that is empty or
     // starts with a zero byte (a line of zeros ended stb's header but not this walk's, so the walk
-    // took the resolution line for a header line and a looping file for a flat one: fuzz, 2026-11-25).
+    // took the resolution line for a header line and a looping file for a flat one; the fuzzer found it).
     while (p < n) {
         const size_t start = p;
         if (skipLine() == 0 || d[start] == 0) break;

@@ -16,7 +16,7 @@ namespace vkspd_cli {
 // the first input that failed.
 enum ExitCode {
     kExitOk = 0,
-    kExitVerifyFailed = 1,  // --verify: some level is outside the SPEC section 3 tolerance.
+    kExitVerifyFailed = 1,  // --verify: some level is outside docs/FILTER.md's tolerance.
     kExitUsage = 2,         // Bad arguments.
     kExitBadInput = 3,      // Missing, unreadable, corrupt, unsupported or too large input.
     kExitVulkan = vkspd_tools::kGpuExitCode,  // 4: no usable device, a Vulkan error, or the device or

@@ -43,7 +43,7 @@ inline void* stbMemcpy(void* destination, const void* source, size_t bytes) {
 // stb_image mallocs its decoders' state (a JPEG's Huffman and quantization tables, its component
 // buffers) without clearing it, and a hostile file can make it read what it never wrote: a scan
 // with a Huffman table no segment defined indexed that table's 256 symbols with heap contents,
-// millions of entries off (UBSan in the fuzz test, 2026-11-25; image_load.cpp now refuses such
+// millions of entries off (UBSan in the fuzz test; image_load.cpp now refuses such
 // files). Cleared allocations make whatever is left of that class read zeros, the same on every
 // run, instead of earlier data. The limit: stb grows a PNG's inflated data as long as the zlib
 // stream goes on, so a 1 MB PNG of a 1x1 image took 1 GB (up to its 4 GB cap for larger files);

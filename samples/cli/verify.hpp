@@ -1,4 +1,4 @@
-// --verify: every level of a GPU chain against the library's CPU reference (SPEC section 3).
+// --verify: every level of a GPU chain against the library's CPU reference (docs/FILTER.md).
 #pragma once
 
 #include <vkspd/reference.hpp>

@@ -448,7 +448,7 @@ TEST(CliContactSheet, LaysLevelsOutSideBySide) {
 
 }  // namespace
 
-// Issue 7: the debug-map pictures and per-SM counts, from a made-up map.
+// The debug-map pictures and per-SM counts, from a made-up map.
 namespace {
 std::vector<vkspd::DebugMapTile> madeUpMap(uint32_t tiles, uint32_t sms) {
     std::vector<vkspd::DebugMapTile> map(tiles);

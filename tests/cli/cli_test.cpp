@@ -327,7 +327,7 @@ TEST_F(Cli, SixteenBitUnormChainWritesSixteenBitPngs) {
     }
 }
 
-// Needs the sRGB single pass from the library (issue 4).
+// Needs the sRGB single pass from the library.
 TEST_F(Cli, EightBitColourDefaultsToSrgb) {
     const CliRun r = run({kSample, "-o", "out", "--verify"});
     ASSERT_EQ(r.code, 0) << r.err;
@@ -343,7 +343,7 @@ TEST_F(Cli, EightBitColourDefaultsToSrgb) {
     for (uint32_t l = 1; l < kSampleLevels; ++l) expectWithinReference(f, k.levelData(l), ref[l], 1.0, l);
 }
 
-// Needs the MinMax reduction on the GPU from the library (issue 4).
+// Needs the MinMax reduction on the GPU from the library.
 TEST_F(Cli, MinMaxChainHoldsMinimumAndMaximumOfTheFirstChannel) {
     const CliRun r = run({kSample, "-o", "out", "--reduction", "minmax", "--verify"});
     ASSERT_EQ(r.code, 0) << r.err;
@@ -370,7 +370,7 @@ TEST_F(Cli, MinMaxChainHoldsMinimumAndMaximumOfTheFirstChannel) {
     stbi_image_free(p);
 }
 
-// Needs the Max reduction on the GPU from the library (issue 4).
+// Needs the Max reduction on the GPU from the library.
 TEST_F(Cli, MaxChainIsBitExact) {
     const CliRun r = run({kSample, "-o", "out", "--reduction", "max", "--linear", "--verify"});
     ASSERT_EQ(r.code, 0) << r.err;
@@ -647,7 +647,7 @@ TEST_F(Cli, JsonToStandardOutputIsTheOnlyOutput) {
 
 }  // namespace
 
-// Issue 7: seeing the GPU at work.
+// Seeing the GPU at work (docs/TOOLS.md).
 TEST_F(Cli, OrderMapIsAPictureOfEveryTile) {
     // 333x187: 6x3 tiles of 64x64.
     const CliRun r = run({kSample, "--linear", "--no-write", "--order-map", "order.png"});
