@@ -59,76 +59,106 @@ uint32_t reductionIndex(Reduction r) {
 
 }  // namespace
 
+namespace {
+
+// Why no path can take the request whatever the image's flags (a bad enum, an unknown or depth
+// format, a channel count the reduction or source cannot have); empty if none. Fills d->reduction,
+// d->format and d->sourceFormat.
+std::string requestRefusal(Context c, VkFormat format, Reduction reduction, VkFormat sourceFormat,
+                           bool customAvailable, Decision* d) {
+    d->reduction = reductionIndex(reduction);
+    if (d->reduction == VKSPD_REDUCTION_COUNT)
+        return "reduction " + std::to_string(int(reduction)) + " is not a vkspd::Reduction";
+    if (!getFormatInfo(format, &d->format))
+        return "format " + std::to_string(int(format)) + " is not one vkspd supports (docs/FILTER.md lists them)";
+    const std::string name = d->format.name;
+    if (d->format.depth)
+        return name + " is a depth format: it cannot be written; read it as a SourceImage into a "
+                      "colour image (for example R32_SFLOAT, or R32G32_SFLOAT for MinMax)";
+    if (reduction == Reduction::MinMax && d->format.channels != 2)
+        return "Reduction::MinMax writes two channels (R = min, G = max): " + name + " has " +
+               std::to_string(d->format.channels);
+    if (sourceFormat != VK_FORMAT_UNDEFINED) {
+        if (!getFormatInfo(sourceFormat, &d->sourceFormat))
+            return "source format " + std::to_string(int(sourceFormat)) + " is not one vkspd supports";
+        if (const std::string m = missingFeatures(c, sourceFormat, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT); !m.empty())
+            return std::string("source format ") + d->sourceFormat.name + " lacks " + m + " on this device";
+        // The source has the image's channels; MinMax may also start from one channel (v, v).
+        const bool fits = d->sourceFormat.channels == d->format.channels ||
+                          (reduction == Reduction::MinMax && d->sourceFormat.channels == 1);
+        if (!fits)
+            return std::string("source format ") + d->sourceFormat.name + " has " +
+                   std::to_string(d->sourceFormat.channels) + " channels; " + name + " needs " +
+                   (reduction == Reduction::MinMax ? "1 (or 2) for MinMax" : std::to_string(d->format.channels));
+    }
+    if (reduction == Reduction::Custom && !customAvailable)
+        return "Reduction::Custom needs MipGenInfo::customReduction (createCustomReduction)";
+    return {};
+}
+
+// Why the single pass cannot write this image (storage writes, through the UNORM twin for sRGB,
+// and a sampled base level); empty if it can.
+std::string whyNotSinglePass(Context c, const Decision& d, VkFormat format, VkImageUsageFlags usage,
+                             VkImageCreateFlags flags, bool hasSource) {
+    const std::string name = d.format.name;
+    const bool srgb = d.format.encoding == ChannelEncoding::Srgb8;
+    const VkImageUsageFlags need = VK_IMAGE_USAGE_STORAGE_BIT | (hasSource ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT);
+    const std::string mu = missingUsage(usage, need);
+    const std::string mfStorage = missingFeatures(c, d.format.storageFormat, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
+    const std::string mfSampled = hasSource ? "" : missingFeatures(c, format, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT);
+    if (!mu.empty()) return "the single pass needs " + mu;
+    if (srgb && !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT))
+        return "the single pass writes sRGB images through a UNORM view, which needs "
+               "VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT";
+    if (!mfStorage.empty()) {
+        FormatInfo sf;
+        getFormatInfo(d.format.storageFormat, &sf);
+        return std::string("the single pass needs ") + sf.name + " with " + mfStorage + " on this device";
+    }
+    if (!mfSampled.empty()) return "the single pass needs " + name + " with " + mfSampled + " on this device";
+    return {};
+}
+
+// Why the render-pass fallback (colour attachment writes, sRGB encoded by the hardware) cannot
+// run; empty if it can.
+std::string whyNotRenderPass(Context c, const Decision& d, VkFormat format, VkImageUsageFlags usage,
+                             Reduction reduction) {
+    const std::string name = d.format.name;
+    const std::string mu = missingUsage(usage, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    const std::string mf = missingFeatures(c, format, VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
+                                                          VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT);
+    if (reduction == Reduction::Custom) return "custom reductions run only in the single pass";
+    if (!mu.empty()) return "the render-pass fallback needs " + mu;
+    if (!mf.empty()) return "the render-pass fallback needs " + name + " with " + mf + " on this device";
+    return {};
+}
+
+// Why the blit chain (average only, approximate at odd sizes) cannot run; empty if it can.
+std::string whyNotBlitChain(Context c, const Decision& d, VkFormat format, VkImageUsageFlags usage,
+                            Reduction reduction, bool hasSource) {
+    const std::string name = d.format.name;
+    const std::string mu = missingUsage(usage, VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    const std::string mf = missingFeatures(c, format, VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
+                                                          VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
+    if (reduction != Reduction::Average) return "a blit can only average";
+    if (hasSource) return "a blit cannot read a separate source image";
+    if (!mu.empty()) return "the blit chain needs " + mu;
+    if (!mf.empty()) return "the blit chain needs " + name + " with " + mf + " on this device";
+    return {};
+}
+
+}  // namespace
+
 Decision decide(Context c, VkFormat format, VkImageUsageFlags usage, VkImageCreateFlags flags,
                 Reduction reduction, VkFormat sourceFormat, bool customAvailable) {
     Decision d;
     Capability& cap = d.capability;
-    d.reduction = reductionIndex(reduction);
-    if (d.reduction == VKSPD_REDUCTION_COUNT) {
-        cap.reason = "reduction " + std::to_string(int(reduction)) + " is not a vkspd::Reduction";
-        return d;
-    }
-    if (!getFormatInfo(format, &d.format)) {
-        cap.reason = "format " + std::to_string(int(format)) + " is not one vkspd supports (docs/FILTER.md lists them)";
-        return d;
-    }
+    cap.reason = requestRefusal(c, format, reduction, sourceFormat, customAvailable, &d);
+    if (!cap.reason.empty()) return d;
     const std::string name = d.format.name;
-    if (d.format.depth) {
-        cap.reason = name + " is a depth format: it cannot be written; read it as a SourceImage into a "
-                            "colour image (for example R32_SFLOAT, or R32G32_SFLOAT for MinMax)";
-        return d;
-    }
-    if (reduction == Reduction::MinMax && d.format.channels != 2) {
-        cap.reason = "Reduction::MinMax writes two channels (R = min, G = max): " + name +
-                     " has " + std::to_string(d.format.channels);
-        return d;
-    }
     const bool hasSource = sourceFormat != VK_FORMAT_UNDEFINED;
-    if (hasSource) {
-        if (!getFormatInfo(sourceFormat, &d.sourceFormat)) {
-            cap.reason = "source format " + std::to_string(int(sourceFormat)) + " is not one vkspd supports";
-            return d;
-        }
-        if (const std::string m = missingFeatures(c, sourceFormat, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT); !m.empty()) {
-            cap.reason = std::string("source format ") + d.sourceFormat.name + " lacks " + m + " on this device";
-            return d;
-        }
-        // The source has the image's channels; MinMax may also start from one channel (v, v).
-        const bool fits = d.sourceFormat.channels == d.format.channels ||
-                          (reduction == Reduction::MinMax && d.sourceFormat.channels == 1);
-        if (!fits) {
-            cap.reason = std::string("source format ") + d.sourceFormat.name + " has " +
-                         std::to_string(d.sourceFormat.channels) + " channels; " + name + " needs " +
-                         (reduction == Reduction::MinMax ? "1 (or 2) for MinMax" : std::to_string(d.format.channels));
-            return d;
-        }
-    }
-    if (reduction == Reduction::Custom && !customAvailable) {
-        cap.reason = "Reduction::Custom needs MipGenInfo::customReduction (createCustomReduction)";
-        return d;
-    }
-
-    // The single pass: storage writes (through the UNORM twin for sRGB) and a sampled base level.
     const bool srgb = d.format.encoding == ChannelEncoding::Srgb8;
-    std::string whyNotSingle;
-    {
-        const VkImageUsageFlags need = VK_IMAGE_USAGE_STORAGE_BIT | (hasSource ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT);
-        const std::string mu = missingUsage(usage, need);
-        const std::string mfStorage = missingFeatures(c, d.format.storageFormat, VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT);
-        const std::string mfSampled = hasSource ? "" : missingFeatures(c, format, VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT);
-        if (!mu.empty()) {
-            whyNotSingle = "the single pass needs " + mu;
-        } else if (srgb && !(flags & VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT)) {
-            whyNotSingle = "the single pass writes sRGB images through a UNORM view, which needs "
-                           "VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT";
-        } else if (!mfStorage.empty()) {
-            FormatInfo sf;
-            getFormatInfo(d.format.storageFormat, &sf);
-            whyNotSingle = std::string("the single pass needs ") + sf.name + " with " + mfStorage + " on this device";
-        } else if (!mfSampled.empty()) {
-            whyNotSingle = "the single pass needs " + name + " with " + mfSampled + " on this device";
-        }
-    }
+    const std::string whyNotSingle = whyNotSinglePass(c, d, format, usage, flags, hasSource);
     if (whyNotSingle.empty()) {
         cap.path = Path::SinglePass;
         cap.exact = true;
@@ -146,16 +176,7 @@ Decision decide(Context c, VkFormat format, VkImageUsageFlags usage, VkImageCrea
         return d;
     }
 
-    // A render pass per level: colour attachment writes (sRGB encoded by the hardware).
-    std::string whyNotRender;
-    {
-        const std::string mu = missingUsage(usage, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
-        const std::string mf = missingFeatures(c, format, VK_FORMAT_FEATURE_COLOR_ATTACHMENT_BIT |
-                                                              VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT);
-        if (reduction == Reduction::Custom) whyNotRender = "custom reductions run only in the single pass";
-        else if (!mu.empty()) whyNotRender = "the render-pass fallback needs " + mu;
-        else if (!mf.empty()) whyNotRender = "the render-pass fallback needs " + name + " with " + mf + " on this device";
-    }
+    const std::string whyNotRender = whyNotRenderPass(c, d, format, usage, reduction);
     if (whyNotRender.empty()) {
         cap.path = Path::RenderPass;
         cap.reason = "render pass per level and layer (" + whyNotSingle +
@@ -163,17 +184,7 @@ Decision decide(Context c, VkFormat format, VkImageUsageFlags usage, VkImageCrea
         return d;
     }
 
-    // The blit chain: average only, approximate at odd sizes.
-    std::string whyNotBlit;
-    {
-        const std::string mu = missingUsage(usage, VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-        const std::string mf = missingFeatures(c, format, VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
-                                                              VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT);
-        if (reduction != Reduction::Average) whyNotBlit = "a blit can only average";
-        else if (hasSource) whyNotBlit = "a blit cannot read a separate source image";
-        else if (!mu.empty()) whyNotBlit = "the blit chain needs " + mu;
-        else if (!mf.empty()) whyNotBlit = "the blit chain needs " + name + " with " + mf + " on this device";
-    }
+    const std::string whyNotBlit = whyNotBlitChain(c, d, format, usage, reduction, hasSource);
     if (whyNotBlit.empty()) {
         cap.path = Path::BlitChain;
         cap.reason = "blit chain (" + whyNotSingle + "; " + whyNotRender +

@@ -340,12 +340,8 @@ void destroyContextObject(ContextT* c) {
         c->fn.vkDestroyPipeline(c->device(), entry.second.second, c->allocator());
         c->fn.vkDestroyRenderPass(c->device(), entry.second.first, c->allocator());
     }
-    for (auto& bySm : c->debugPipelines)
-        for (auto& row : bySm)
-            for (VkPipeline p : row) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    destroyDebugPipelines(c);
     if (c->fn.vkDestroyPipelineLayout) {
-        c->fn.vkDestroyPipelineLayout(c->device(), c->debugPipelineLayout, c->allocator());
-        c->fn.vkDestroyDescriptorSetLayout(c->device(), c->debugSetLayout, c->allocator());
         c->fn.vkDestroyPipelineLayout(c->device(), c->pipelineLayout, c->allocator());
         c->fn.vkDestroyDescriptorSetLayout(c->device(), c->setLayout, c->allocator());
         c->fn.vkDestroyPipelineLayout(c->device(), c->levelPipelineLayout, c->allocator());
@@ -498,52 +494,6 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     const BoolSpecialization specialization(VKSPD_SPEC_SRGB, srgb);
     return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0],
                                   embeddedPlainSpirv(reduction, fp16), half, out, &specialization.info);
-}
-
-Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipeline* out) {
-    if (fp16 && !c->info.shaderFloat16Enabled)
-        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
-    if (quad && !c->quadSupported)
-        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the quad variant needs quad subgroup operations");
-    std::lock_guard<std::mutex> lock(c->pipelineMutex);
-    if (!c->debugSetLayout) {
-        // The normal bindings plus the map; a layout of its own so the normal one is untouched.
-        VkDescriptorSetLayoutBinding bindings[5] = {};
-        bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        bindings[2] = {VKSPD_BINDING_COUNTERS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        bindings[3] = {VKSPD_BINDING_DATA, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        bindings[4] = {VKSPD_BINDING_DEBUG_MAP, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-        li.bindingCount = 5;
-        li.pBindings = bindings;
-        VkResult r = c->fn.vkCreateDescriptorSetLayout(c->device(), &li, c->allocator(), &c->debugSetLayout);
-        if (r != VK_SUCCESS) return vkFail(r, "vkCreateDescriptorSetLayout");
-    }
-    if (!c->debugPipelineLayout) {
-        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(shader::PushConstants)};
-        VkPipelineLayoutCreateInfo pi{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        pi.setLayoutCount = 1;
-        pi.pSetLayouts = &c->debugSetLayout;
-        pi.pushConstantRangeCount = 1;
-        pi.pPushConstantRanges = &range;
-        VkResult r = c->fn.vkCreatePipelineLayout(c->device(), &pi, c->allocator(), &c->debugPipelineLayout);
-        if (r != VK_SUCCESS) return vkFail(r, "vkCreatePipelineLayout");
-    }
-    VkPipeline& p = c->debugPipelines[smBuiltins ? 1 : 0][fp16 ? 1 : 0][quad ? 1 : 0];
-    if (!p) {
-        const SpirvBlob blob = embeddedDebugSpirv(fp16, quad, smBuiltins);
-        Result r = createComputePipeline(c, blob.words, blob.bytes, &p, c->debugPipelineLayout, c->pipelineFlags);
-        if (!r.ok()) return r;
-    }
-    *out = p;
-    return {};
 }
 
 Result getLevelPipeline(Context c, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline) {

@@ -60,6 +60,14 @@ struct ScratchRange {
     VkDeviceSize dataOffset = 0;
 };
 
+// The debug-map variants (debug.hpp): their own layout, with the map at binding 4, so the normal
+// layout and pipelines are untouched by them.
+struct DebugPipelines {
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipelines[2][2][2] = {};  // [smBuiltins][fp16][quad]
+};
+
 // How a request is carried out, decided from the format, usage and flags (capability.cpp).
 struct Decision {
     Capability capability;
@@ -102,10 +110,8 @@ struct vkspd::ContextT {
     // encoding is a specialization constant of its module, VKSPD_SPEC_SRGB).
     VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2] = {};
     std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
-    // Debug-map variants (debug.hpp), created on first use with their own layout (binding 4).
-    VkDescriptorSetLayout debugSetLayout = VK_NULL_HANDLE;
-    VkPipelineLayout debugPipelineLayout = VK_NULL_HANDLE;
-    VkPipeline debugPipelines[2][2][2] = {};  // [smBuiltins][fp16][quad]
+    // Debug-map variants (debug.hpp, src/debug.cpp), created on first use.
+    DebugPipelines debug;
     // Render-pass fallback: one render pass and pipeline per attachment format.
     VkDescriptorSetLayout levelSetLayout = VK_NULL_HANDLE;
     VkPipelineLayout levelPipelineLayout = VK_NULL_HANDLE;
@@ -201,8 +207,10 @@ bool halfDenormalsMatter(const FormatInfo& format);
 // Context: FP16 variants on a device that preserves 16-bit denormals. Elsewhere both flavours are
 // the same module (one pipeline, one occupancy record).
 bool halfDenormalFlavourDiffers(Context context, bool fp16);
-// The debug-map variant (debug.hpp), created with its layout on first use.
+// The debug-map variant (debug.hpp), created with its layout on first use (src/debug.cpp).
 Result getDebugPipeline(Context context, bool fp16, bool quad, bool smBuiltins, VkPipeline* pipeline);
+// Destroys what getDebugPipeline created (destroyContext).
+void destroyDebugPipelines(Context context);
 // The render-pass fallback's render pass and pipeline for attachments of `format`.
 Result getLevelPipeline(Context context, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline);
 

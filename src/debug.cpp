@@ -256,6 +256,62 @@ const char* limiterName(OccupancyLimiter limiter) noexcept {
     return "unknown";
 }
 
+Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipeline* out) {
+    if (fp16 && !c->info.shaderFloat16Enabled)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
+    if (quad && !c->quadSupported)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the quad variant needs quad subgroup operations");
+    std::lock_guard<std::mutex> lock(c->pipelineMutex);
+    if (!c->debug.setLayout) {
+        // The normal bindings plus the map; a layout of its own so the normal one is untouched.
+        VkDescriptorSetLayoutBinding bindings[5] = {};
+        bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
+                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        bindings[2] = {VKSPD_BINDING_COUNTERS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        bindings[3] = {VKSPD_BINDING_DATA, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        bindings[4] = {VKSPD_BINDING_DEBUG_MAP, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+        li.bindingCount = 5;
+        li.pBindings = bindings;
+        VkResult r = c->fn.vkCreateDescriptorSetLayout(c->device(), &li, c->allocator(), &c->debug.setLayout);
+        if (r != VK_SUCCESS) return vkFail(r, "vkCreateDescriptorSetLayout");
+    }
+    if (!c->debug.layout) {
+        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(shader::PushConstants)};
+        VkPipelineLayoutCreateInfo pi{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        pi.setLayoutCount = 1;
+        pi.pSetLayouts = &c->debug.setLayout;
+        pi.pushConstantRangeCount = 1;
+        pi.pPushConstantRanges = &range;
+        VkResult r = c->fn.vkCreatePipelineLayout(c->device(), &pi, c->allocator(), &c->debug.layout);
+        if (r != VK_SUCCESS) return vkFail(r, "vkCreatePipelineLayout");
+    }
+    VkPipeline& p = c->debug.pipelines[smBuiltins ? 1 : 0][fp16 ? 1 : 0][quad ? 1 : 0];
+    if (!p) {
+        const SpirvBlob blob = embeddedDebugSpirv(fp16, quad, smBuiltins);
+        Result r = createComputePipeline(c, blob.words, blob.bytes, &p, c->debug.layout, c->pipelineFlags);
+        if (!r.ok()) return r;
+    }
+    *out = p;
+    return {};
+}
+
+void destroyDebugPipelines(Context c) {
+    for (auto& bySm : c->debug.pipelines)
+        for (auto& row : bySm)
+            for (VkPipeline p : row) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    if (c->fn.vkDestroyPipelineLayout) {
+        c->fn.vkDestroyPipelineLayout(c->device(), c->debug.layout, c->allocator());
+        c->fn.vkDestroyDescriptorSetLayout(c->device(), c->debug.setLayout, c->allocator());
+    }
+}
+
 bool usesHalfDenormalFlavour(Context c, VkFormat format) noexcept {
     FormatInfo fi;
     if (!c || !getFormatInfo(format, &fi)) return false;

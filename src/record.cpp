@@ -163,11 +163,8 @@ Result checkKernel(const Tuning& tuning, Request* req) {
     return {};
 }
 
-Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
-    if (!c) return fail(VK_ERROR_UNKNOWN, "the context is null");
-    if (!contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, deadContextMessage(c));
-    if (!info.image) return fail(VK_ERROR_UNKNOWN, "MipGenInfo::image is null");
-    // Enums from a cast or uninitialised memory: named, not silently taken as a default.
+// Enum members from a cast or uninitialised memory: named, not silently taken as a default.
+Result checkEnums(const MipGenInfo& info, const Tuning& tuning) {
     if (unsigned(info.precision) > unsigned(Precision::FP32))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::precision " + std::to_string(int(info.precision)) +
                                           " is not a vkspd::Precision (Auto, FP16 or FP32)");
@@ -177,29 +174,14 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     if (unsigned(info.fetch) > unsigned(Fetch::LinearSampler))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::fetch " + std::to_string(int(info.fetch)) +
                                           " is not a vkspd::Fetch (Auto, Load or LinearSampler)");
-    const Tuning& tuning = tuningOf(info);
     if (unsigned(tuning.kernel) > unsigned(Kernel::General))
         return fail(VK_ERROR_UNKNOWN, "Tuning::kernel " + std::to_string(int(tuning.kernel)) +
                                           " is not a vkspd::Kernel (Auto, PlainChain or General)");
-    FormatInfo format;
-    if (!getFormatInfo(info.format, &format))
-        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format " + std::to_string(int(info.format)) +
-                                                       " is not one vkspd supports (docs/FILTER.md lists them)");
-    // usage 0: an image made for the single pass.
-    VkImageUsageFlags usage = info.usage;
-    VkImageCreateFlags createFlags = info.createFlags;
-    if (!usage) {
-        usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
-        if (format.encoding == ChannelEncoding::Srgb8) createFlags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
-    }
-    req->hasSource = info.source.image != VK_NULL_HANDLE;
-    if (info.reduction == Reduction::Custom && !info.customReduction)
-        return fail(VK_ERROR_UNKNOWN, "Reduction::Custom needs MipGenInfo::customReduction (createCustomReduction)");
-    req->decision = decide(c, info.format, usage, createFlags, info.reduction,
-                           req->hasSource ? info.source.format : VK_FORMAT_UNDEFINED, info.customReduction != nullptr);
-    if (req->path() == Path::None)
-        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format: " + req->decision.capability.reason);
+    return {};
+}
 
+// The extent, the mip and layer ranges (setting req->levelCount and layerCount) and the layouts.
+Result checkImageAndRanges(Context c, const MipGenInfo& info, Request* req) {
     if (info.extent.width == 0 || info.extent.height == 0)
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::extent " + extentText(info.extent) +
                                           " is empty: both sides must be at least 1");
@@ -232,51 +214,51 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
                     "would discard the base level the mips are made from");
     if (undefinedLayout(info.after.layout))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::after.layout cannot be UNDEFINED or PREINITIALIZED");
+    return {};
+}
 
-    const VkExtent2D base{mipExtent(info.extent.width, info.baseMipLevel),
-                          mipExtent(info.extent.height, info.baseMipLevel)};
-    if (req->hasSource) {
-        if (req->levelCount < 2)
-            return fail(VK_ERROR_UNKNOWN, "with a MipGenInfo::source the mip range needs at least 2 levels (the "
-                                          "copy of the source and one reduced level)");
-        if (info.source.extent.width != base.width || info.source.extent.height != base.height)
-            return fail(VK_ERROR_UNKNOWN, "MipGenInfo::source.extent " + extentText(info.source.extent) +
-                                              " must equal the extent of level " + std::to_string(info.baseMipLevel) +
-                                              " of the image, " + extentText(base));
-        if (undefinedLayout(info.source.before.layout) || undefinedLayout(info.source.after.layout))
-            return fail(VK_ERROR_UNKNOWN,
-                        "MipGenInfo::source.before.layout and source.after.layout must be defined layouts "
-                        "(the source is read)");
-    }
+// A SourceImage: at least two levels, the base level's extent, defined layouts.
+Result checkSource(const MipGenInfo& info, VkExtent2D base, const Request& req) {
+    if (!req.hasSource) return {};
+    if (req.levelCount < 2)
+        return fail(VK_ERROR_UNKNOWN, "with a MipGenInfo::source the mip range needs at least 2 levels (the "
+                                      "copy of the source and one reduced level)");
+    if (info.source.extent.width != base.width || info.source.extent.height != base.height)
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::source.extent " + extentText(info.source.extent) +
+                                          " must equal the extent of level " + std::to_string(info.baseMipLevel) +
+                                          " of the image, " + extentText(base));
+    if (undefinedLayout(info.source.before.layout) || undefinedLayout(info.source.after.layout))
+        return fail(VK_ERROR_UNKNOWN,
+                    "MipGenInfo::source.before.layout and source.after.layout must be defined layouts "
+                    "(the source is read)");
+    return {};
+}
 
-    const uint32_t channels = req->decision.reduction == VKSPD_REDUCTION_MINMAX   ? 2
-                              : req->decision.reduction == VKSPD_REDUCTION_CUSTOM ? 4
-                                                                                  : format.channels;
-    std::string error;
-    if (!makePlan(base.width, base.height, req->levelCount - 1, req->layerCount, channels, &req->plan, &error))
-        return fail(VK_ERROR_UNKNOWN, "mip range " + levelRange(info.baseMipLevel, req->levelCount) + ": " + error);
-
-    if (req->path() != Path::SinglePass) return {};
-
-    // Each of the two scratch bindings must fit one storage buffer range. Edge records of odd
-    // levels dominate: 276 texels of `channels` floats per 64x64 tile and layer, so one layer of
-    // 16383x16383 RGBA needs 289 MB, more than the 2^27 bytes every device allows.
+// Each of the two scratch bindings must fit one storage buffer range.
+Result checkScratchFits(Context c, const MipGenInfo& info, VkExtent2D base, const Request& req) {
+    // Edge records of odd levels dominate: 276 texels of `channels` floats per 64x64 tile and
+    // layer, so one layer of 16383x16383 RGBA needs 289 MB, more than the 2^27 bytes every device
+    // allows.
     const uint64_t range = c->properties.limits.maxStorageBufferRange;
-    const bool dataOver = req->plan.dataBytes > range;
-    if (dataOver || req->plan.counterBytes > range) {
-        const uint64_t bytes = dataOver ? req->plan.dataBytes : req->plan.counterBytes;
-        const uint64_t perLayer = bytes / req->plan.layers;
+    const bool dataOver = req.plan.dataBytes > range;
+    if (dataOver || req.plan.counterBytes > range) {
+        const uint64_t bytes = dataOver ? req.plan.dataBytes : req.plan.counterBytes;
+        const uint64_t perLayer = bytes / req.plan.layers;
         std::string advice = perLayer <= range
                                  ? "; generate fewer layers per call (at most " + std::to_string(range / perLayer) + ")"
                                  : "; one layer of this mip range is already too large for the single pass "
                                    "on this device";
         return fail(VK_ERROR_FEATURE_NOT_PRESENT,
-                    "mip range " + levelRange(info.baseMipLevel, req->levelCount) + " of " +
-                        std::to_string(req->plan.layers) + " layer(s) of " + extentText(base) + " needs " +
+                    "mip range " + levelRange(info.baseMipLevel, req.levelCount) + " of " +
+                        std::to_string(req.plan.layers) + " layer(s) of " + extentText(base) + " needs " +
                         std::to_string(bytes) + " bytes of scratch " + (dataOver ? "data" : "counters") +
                         ", more than the device's maxStorageBufferRange " + std::to_string(range) + advice);
     }
+    return {};
+}
 
+// Precision: sets req->fp16, or refuses a precision the format or the device cannot take.
+Result choosePrecision(Context c, const MipGenInfo& info, Request* req) {
     const bool fp16Possible = req->decision.fp16Possible;
     switch (info.precision) {
     case Precision::FP16:
@@ -299,6 +281,11 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::precision " + std::to_string(int(info.precision)) +
                                           " is not a vkspd::Precision");
     }
+    return {};
+}
+
+// Subgroup path: sets req->quad, or refuses the quad path on a device without quad operations.
+Result chooseSubgroupPath(Context c, const MipGenInfo& info, Request* req) {
     switch (info.subgroupPath) {
     case SubgroupPath::Quad:
         if (!c->quadSupported)
@@ -312,20 +299,70 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::subgroupPath " + std::to_string(int(info.subgroupPath)) +
                                           " is not a vkspd::SubgroupPath");
     }
+    return {};
+}
+
+// A caller's scratch offset: a storage buffer offset and a vkCmdFillBuffer offset.
+Result checkScratchOffset(Context c, const MipGenInfo& info) {
+    if (!info.scratchBuffer) return {};
+    const VkDeviceSize align = std::max<VkDeviceSize>(c->properties.limits.minStorageBufferOffsetAlignment, 4);
+    if (info.scratchOffset % align != 0)
+        return fail(VK_ERROR_UNKNOWN, "MipGenInfo::scratchOffset " + std::to_string(info.scratchOffset) +
+                                          " is not a multiple of " + std::to_string(align) +
+                                          " (minStorageBufferOffsetAlignment, and 4)");
+    return {};
+}
+
+// Everything generateMips checks before it records, in this order: the context and the enums,
+// the format and path, the image and its ranges, the source, the plan; then, on the single pass,
+// the scratch size, precision, subgroup path, fetch, kernel and the caller's scratch offset.
+Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
+    if (!c) return fail(VK_ERROR_UNKNOWN, "the context is null");
+    if (!contextIsLive(c)) return fail(VK_ERROR_UNKNOWN, deadContextMessage(c));
+    if (!info.image) return fail(VK_ERROR_UNKNOWN, "MipGenInfo::image is null");
+    const Tuning& tuning = tuningOf(info);
+    if (Result r = checkEnums(info, tuning); !r.ok()) return r;
+    FormatInfo format;
+    if (!getFormatInfo(info.format, &format))
+        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format " + std::to_string(int(info.format)) +
+                                                       " is not one vkspd supports (docs/FILTER.md lists them)");
+    // usage 0: an image made for the single pass.
+    VkImageUsageFlags usage = info.usage;
+    VkImageCreateFlags createFlags = info.createFlags;
+    if (!usage) {
+        usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+        if (format.encoding == ChannelEncoding::Srgb8) createFlags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+    }
+    req->hasSource = info.source.image != VK_NULL_HANDLE;
+    if (info.reduction == Reduction::Custom && !info.customReduction)
+        return fail(VK_ERROR_UNKNOWN, "Reduction::Custom needs MipGenInfo::customReduction (createCustomReduction)");
+    req->decision = decide(c, info.format, usage, createFlags, info.reduction,
+                           req->hasSource ? info.source.format : VK_FORMAT_UNDEFINED, info.customReduction != nullptr);
+    if (req->path() == Path::None)
+        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED, "MipGenInfo::format: " + req->decision.capability.reason);
+
+    if (Result r = checkImageAndRanges(c, info, req); !r.ok()) return r;
+    const VkExtent2D base{mipExtent(info.extent.width, info.baseMipLevel),
+                          mipExtent(info.extent.height, info.baseMipLevel)};
+    if (Result r = checkSource(info, base, *req); !r.ok()) return r;
+    const uint32_t channels = req->decision.reduction == VKSPD_REDUCTION_MINMAX   ? 2
+                              : req->decision.reduction == VKSPD_REDUCTION_CUSTOM ? 4
+                                                                                  : format.channels;
+    std::string error;
+    if (!makePlan(base.width, base.height, req->levelCount - 1, req->layerCount, channels, &req->plan, &error))
+        return fail(VK_ERROR_UNKNOWN, "mip range " + levelRange(info.baseMipLevel, req->levelCount) + ": " + error);
+
+    if (req->path() != Path::SinglePass) return {};
+
+    if (Result r = checkScratchFits(c, info, base, *req); !r.ok()) return r;
+    if (Result r = choosePrecision(c, info, req); !r.ok()) return r;
+    if (Result r = chooseSubgroupPath(c, info, req); !r.ok()) return r;
     Result fetch = checkFetch(c, info, req);
     if (!fetch.ok()) return fetch;
     req->groupColumns = std::min(tuning.groupColumns, req->plan.groupsX());
     Result kernel = checkKernel(tuning, req);
     if (!kernel.ok()) return kernel;
-    if (info.scratchBuffer) {
-        // A storage buffer offset, and a vkCmdFillBuffer offset (a multiple of 4).
-        const VkDeviceSize align = std::max<VkDeviceSize>(c->properties.limits.minStorageBufferOffsetAlignment, 4);
-        if (info.scratchOffset % align != 0)
-            return fail(VK_ERROR_UNKNOWN, "MipGenInfo::scratchOffset " + std::to_string(info.scratchOffset) +
-                                              " is not a multiple of " + std::to_string(align) +
-                                              " (minStorageBufferOffsetAlignment, and 4)");
-    }
-    return {};
+    return checkScratchOffset(c, info);
 }
 
 VkDeviceSize userScratchBytes(Context c, const Plan& plan) {
@@ -489,87 +526,81 @@ uint32_t pushFlags(const Request& req) {
 
 // --- The single pass ------------------------------------------------------------------------
 
-// With `map`, the debug variant (debug.hpp): its own pipeline and layout, and the map zero-filled
-// before the dispatch.
-Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req,
-                        const DebugMapInfo* map = nullptr) {
-    const Plan& plan = req.plan;
-    const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    const VkAccessFlags2 shaderAccess = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-
-    // Everything that can fail happens before the first command is recorded.
+// What a single-pass dispatch binds, made before anything is recorded.
+struct SinglePassBindings {
     VkImageView sourceView = VK_NULL_HANDLE;
+    // Element k is level base + k (element 0: the base, written only as the copy of a source).
+    std::array<VkImageView, VKSPD_MAX_LEVELS + 1> levelViews{};
+    VkPipeline pipeline = VK_NULL_HANDLE;
+};
+
+// The views and the pipeline of a single-pass dispatch (everything that can fail).
+Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, const DebugMapInfo* map,
+                         SinglePassBindings* b) {
     Result r;
     if (req.hasSource) {
         r = getView(c, info.source.image, info.source.format, sourceAspect(req), VK_IMAGE_VIEW_TYPE_2D_ARRAY,
                     VK_IMAGE_USAGE_SAMPLED_BIT, info.source.mipLevel, info.source.baseArrayLayer, req.layerCount,
-                    &sourceView);
+                    &b->sourceView);
     } else {
         r = getView(c, info.image, info.format, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY,
-                    VK_IMAGE_USAGE_SAMPLED_BIT, info.baseMipLevel, info.baseArrayLayer, req.layerCount, &sourceView);
+                    VK_IMAGE_USAGE_SAMPLED_BIT, info.baseMipLevel, info.baseArrayLayer, req.layerCount,
+                    &b->sourceView);
     }
     if (!r.ok()) return r;
-    // Element k of the level array is level base + k (element 0: the base, written only as the copy
-    // of a separate source).
-    std::array<VkImageView, VKSPD_MAX_LEVELS + 1> levelViews{};
-    for (uint32_t k = req.hasSource ? 0 : 1; k <= plan.levels; ++k) {
+    for (uint32_t k = req.hasSource ? 0 : 1; k <= req.plan.levels; ++k) {
         r = getView(c, info.image, req.decision.format.storageFormat, VK_IMAGE_ASPECT_COLOR_BIT,
                     VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_IMAGE_USAGE_STORAGE_BIT, info.baseMipLevel + k,
-                    info.baseArrayLayer, req.layerCount, &levelViews[k]);
+                    info.baseArrayLayer, req.layerCount, &b->levelViews[k]);
         if (!r.ok()) return r;
     }
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    if (map) r = getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &pipeline);
-    else if (req.plainKernel)
-        r = getPlainPipeline(c, req.decision.reduction, req.fp16, &pipeline, halfDenormalsMatter(req.decision.format),
-                             (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u);
-    else r = getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &pipeline,
-                                halfDenormalsMatter(req.decision.format), oneSiteFor(plan));
-    if (!r.ok()) return r;
-    const VkPipelineLayout layout = map ? c->debugPipelineLayout : c->pipelineLayout;
-    // Nothing below can fail: a scratch slot, once taken, is always used.
-    ScratchRange scratch;
-    if (info.scratchBuffer) {
-        const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
-        scratch.counters = scratch.data = info.scratchBuffer;
-        scratch.countersOffset = info.scratchOffset;
-        scratch.dataOffset = info.scratchOffset + alignUp(plan.counterBytes, align > 256 ? align : 256);
-    } else {
-        r = acquireScratch(c, plan, &scratch);
-        if (!r.ok()) return r;
-    }
+    if (map) return getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &b->pipeline);
+    if (req.plainKernel)
+        return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
+                                halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u);
+    return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
+                              halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan));
+}
 
-    ImageBarrier before[2] = {
-        levelsBarrier(info, req, info.baseMipLevel, req.levelCount, info.before.stages, info.before.access,
-                      info.before.layout, compute, shaderAccess, VK_IMAGE_LAYOUT_GENERAL),
-        {}};
-    if (req.hasSource) before[1] = sourceBarrier(info, req, true, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, compute);
-    recordBarriers(c, cmd, before, req.hasSource ? 2 : 1, true, info.scratchBuffer != VK_NULL_HANDLE);
-    if (info.scratchBuffer) recordCounterClear(c, cmd, scratch.counters, scratch.countersOffset, plan.counterBytes);
-    const VkDeviceSize mapBytes =
-        kDebugMapHeaderBytes + VkDeviceSize(plan.groupsX()) * plan.groupsY() * plan.layers * sizeof(DebugMapTile);
-    if (map) {
-        c->fn.vkCmdFillBuffer(cmd, map->buffer, map->offset, mapBytes, 0);
-        VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
-        b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-        b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
-        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        b.buffer = map->buffer;
-        b.offset = map->offset;
-        b.size = mapBytes;
-        c->fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0,
-                                   nullptr, 1, &b, 0, nullptr);
-    }
+// The scratch of a dispatch: the caller's buffer (counters, then data at the next aligned
+// offset), or the ring's next slot.
+Result scratchFor(Context c, const MipGenInfo& info, const Plan& plan, ScratchRange* scratch) {
+    if (!info.scratchBuffer) return acquireScratch(c, plan, scratch);
+    const VkDeviceSize align = c->properties.limits.minStorageBufferOffsetAlignment;
+    scratch->counters = scratch->data = info.scratchBuffer;
+    scratch->countersOffset = info.scratchOffset;
+    scratch->dataOffset = info.scratchOffset + alignUp(plan.counterBytes, align > 256 ? align : 256);
+    return {};
+}
 
+// Zero-fills the debug map before the dispatch writes it.
+void recordDebugMapClear(Context c, VkCommandBuffer cmd, const DebugMapInfo& map, VkDeviceSize bytes) {
+    c->fn.vkCmdFillBuffer(cmd, map.buffer, map.offset, bytes, 0);
+    VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.buffer = map.buffer;
+    b.offset = map.offset;
+    b.size = bytes;
+    c->fn.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0,
+                               nullptr, 1, &b, 0, nullptr);
+}
+
+// Pushes the dispatch's descriptors: source, level array, counters, data (and the debug map).
+void pushSinglePassDescriptors(Context c, VkCommandBuffer cmd, VkPipelineLayout layout, const Request& req,
+                               const SinglePassBindings& b, const ScratchRange& scratch, const DebugMapInfo* map,
+                               VkDeviceSize mapBytes) {
+    const Plan& plan = req.plan;
     // The sampler is not immutable: LINEAR only for Fetch::LinearSampler (texelFetch ignores it).
-    VkDescriptorImageInfo source{req.linearFetch ? c->linearSampler : c->sampler, sourceView,
+    VkDescriptorImageInfo source{req.linearFetch ? c->linearSampler : c->sampler, b.sourceView,
                                  req.hasSource ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL};
     VkDescriptorImageInfo levels[VKSPD_MAX_LEVELS + 1];
     for (uint32_t k = 0; k <= VKSPD_MAX_LEVELS; ++k) {
         // Elements the shader never writes repeat level base + 1 (or the base): every element of a
         // statically used array must be a valid descriptor.
-        VkImageView v = k <= plan.levels ? levelViews[k] : VK_NULL_HANDLE;
-        if (!v) v = levelViews[req.hasSource ? 0 : 1];
+        VkImageView v = k <= plan.levels ? b.levelViews[k] : VK_NULL_HANDLE;
+        if (!v) v = b.levelViews[req.hasSource ? 0 : 1];
         levels[k] = {VK_NULL_HANDLE, v, VK_IMAGE_LAYOUT_GENERAL};
     }
     VkDescriptorBufferInfo counters{scratch.counters, scratch.countersOffset, plan.counterBytes};
@@ -597,12 +628,42 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
     writes[4].descriptorCount = 1;
     writes[4].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[4].pBufferInfo = &mapInfo;
+    c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, map ? 5 : 4, writes);
+}
+
+// The single pass: barriers from `before`, the caller's scratch cleared (where given), the
+// dispatch, barriers to `after`. With `map`, the debug variant (debug.hpp): its own pipeline and
+// layout, and the map zero-filled before the dispatch.
+Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, const Request& req,
+                        const DebugMapInfo* map = nullptr) {
+    const Plan& plan = req.plan;
+    const VkPipelineStageFlags2 compute = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    const VkAccessFlags2 shaderAccess = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+
+    // Everything that can fail happens before the first command is recorded.
+    SinglePassBindings bindings;
+    if (Result r = prepareSinglePass(c, info, req, map, &bindings); !r.ok()) return r;
+    const VkPipelineLayout layout = map ? c->debug.layout : c->pipelineLayout;
+    // Nothing below can fail: a scratch slot, once taken, is always used.
+    ScratchRange scratch;
+    if (Result r = scratchFor(c, info, plan, &scratch); !r.ok()) return r;
+
+    ImageBarrier before[2] = {
+        levelsBarrier(info, req, info.baseMipLevel, req.levelCount, info.before.stages, info.before.access,
+                      info.before.layout, compute, shaderAccess, VK_IMAGE_LAYOUT_GENERAL),
+        {}};
+    if (req.hasSource) before[1] = sourceBarrier(info, req, true, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, compute);
+    recordBarriers(c, cmd, before, req.hasSource ? 2 : 1, true, info.scratchBuffer != VK_NULL_HANDLE);
+    if (info.scratchBuffer) recordCounterClear(c, cmd, scratch.counters, scratch.countersOffset, plan.counterBytes);
+    const VkDeviceSize mapBytes =
+        kDebugMapHeaderBytes + VkDeviceSize(plan.groupsX()) * plan.groupsY() * plan.layers * sizeof(DebugMapTile);
+    if (map) recordDebugMapClear(c, cmd, *map, mapBytes);
 
     shader::PushConstants pc = pushConstantsFor(plan);
     pc.flags |= pushFlags(req);
     pc.groupColumns = req.groupColumns;
-    c->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, map ? 5 : 4, writes);
+    c->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bindings.pipeline);
+    pushSinglePassDescriptors(c, cmd, layout, req, bindings, scratch, map, mapBytes);
     c->fn.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
     c->fn.vkCmdDispatch(cmd, plan.groupsX(), plan.groupsY(), plan.layers);
 
