@@ -259,7 +259,10 @@ std::string jsonReport(const RunInfo& run, const std::vector<FileReport>& files)
             j.field("wallMs", w.wallMs);
             j.field("lastMedianUs", w.medianUs);
             j.field("previousMedianUs", w.previousMedianUs);
+            j.field("agreeingBatches", w.runBatches);
+            j.field("agreeingGpuWorkMs", w.runGpuMs);
             j.field("ruleMinGpuWorkMs", rule.minGpuMs);
+            j.field("ruleAgreeingGpuWorkMs", rule.stableGpuMs);
             j.field("ruleAgreement", rule.agreement);
             j.field("ruleCapMs", rule.maxWallMs);
             j.close('}');

@@ -18,7 +18,7 @@ bool mediansAgree(double a, double b, double within) {
     return std::fabs(a - b) <= within * std::min(a, b);
 }
 
-void addBatch(WarmupProgress* p, const std::vector<double>& callUs) {
+void addBatch(const WarmupRule& rule, WarmupProgress* p, const std::vector<double>& callUs) {
     double sumUs = 0;
     for (double us : callUs) sumUs += us;
     p->calls += callUs.size();
@@ -26,10 +26,19 @@ void addBatch(WarmupProgress* p, const std::vector<double>& callUs) {
     p->previousMedianUs = p->batches ? p->medianUs : 0;
     p->medianUs = medianOf(callUs);
     ++p->batches;
+    if (p->runBatches && mediansAgree(p->medianUs, p->runMedianUs, rule.agreement)) {
+        ++p->runBatches;
+        p->runGpuMs += sumUs * 1e-3;
+    } else {
+        p->runMedianUs = p->medianUs;
+        p->runBatches = 1;
+        p->runGpuMs = sumUs * 1e-3;
+    }
 }
 
 WarmupVerdict judgeWarmup(const WarmupRule& rule, const WarmupProgress& p) {
-    if (p.batches >= 2 && p.gpuMs >= rule.minGpuMs && mediansAgree(p.medianUs, p.previousMedianUs, rule.agreement))
+    if (p.gpuMs >= rule.minGpuMs && p.runBatches >= 2 && p.runGpuMs >= rule.stableGpuMs &&
+        mediansAgree(p.medianUs, p.runMedianUs, rule.agreement))
         return WarmupVerdict::Steady;
     if (p.wallMs >= rule.maxWallMs || p.calls >= rule.maxCalls) return WarmupVerdict::Capped;
     return WarmupVerdict::Continue;
@@ -53,12 +62,14 @@ std::string withThousands(uint64_t value) {
 }
 
 std::string warmupSummary(const WarmupRule& rule, const WarmupProgress& p, WarmupVerdict verdict) {
-    char medians[128];
+    char medians[192];
     const double percent = rule.agreement * 100;
     if (p.batches >= 2)
-        std::snprintf(medians, sizeof medians, "the last two batches' medians %.1f and %.1f us, %s %g%%",
+        std::snprintf(medians, sizeof medians,
+                      "the last two batches' medians %.1f and %.1f us, %s %g%%; %u agreeing batches over %.0f ms",
                       p.previousMedianUs, p.medianUs,
-                      mediansAgree(p.medianUs, p.previousMedianUs, rule.agreement) ? "within" : "not within", percent);
+                      mediansAgree(p.medianUs, p.previousMedianUs, rule.agreement) ? "within" : "not within", percent,
+                      p.runBatches, p.runGpuMs);
     else
         std::snprintf(medians, sizeof medians, "one batch, median %.1f us", p.medianUs);
     std::string text = "warmed up for " + withThousands(uint64_t(std::llround(p.spanMs))) + " ms, " +

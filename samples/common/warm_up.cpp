@@ -174,7 +174,7 @@ bool warmUp(const Gpu& g, const RecordCall& record, const WarmupRule& rule, cons
         if (!batches.submit(next, nextBatchCalls(rule, p), record, reason)) return false;
         Slot& done = batches.slots[current];
         if (!batches.collect(done, &stamps, reason)) return false;
-        addBatch(&p, callTimesUs(g, stamps, done.calls));
+        addBatch(rule, &p, callTimesUs(g, stamps, done.calls));
         extendSpan(done.calls);
         p.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         report->verdict = judgeWarmup(rule, p);

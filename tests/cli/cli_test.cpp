@@ -592,7 +592,10 @@ TEST_F(Cli, BenchReportsTimestamps) {
     EXPECT_TRUE(json("r.json", b + "['warmup']['calls'] >= 4 and " + b + "['warmupRuns'] == " + b +
                                    "['warmup']['calls'] and " + b + "['warmup']['batches'] >= 1 and " + b +
                                    "['warmup']['gpuWorkMs'] > 0 and " + b + "['warmup']['spanMs'] >= " + b +
-                                   "['warmup']['gpuWorkMs'] * 0.999 and " + b + "['warmup']['ruleMinGpuWorkMs'] == 300"));
+                                   "['warmup']['gpuWorkMs'] * 0.999 and " + b +
+                                   "['warmup']['ruleMinGpuWorkMs'] == 500 and " + b +
+                                   "['warmup']['ruleAgreeingGpuWorkMs'] == 250 and " + b +
+                                   "['warmup']['agreeingBatches'] >= 1"));
     // Steady, or stopped at the cap: a CPU device shared with other work may not settle within 3%.
     EXPECT_TRUE(json("r.json", b + "['warmup']['steady'] or " + b + "['warmup']['wallMs'] >= 3000"));
     EXPECT_TRUE(json("r.json", "d['files'][0]['smClock']['available'] == ('smClockMhz' in " + b +

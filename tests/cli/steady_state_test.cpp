@@ -25,8 +25,10 @@ TEST(SteadyState, MedianAndAgreement) {
     EXPECT_FALSE(mediansAgree(0, 36, 0.03));
 }
 
+// A progress whose last `runBatches` batches agree over `runGpuMs` (their first median
+// `previous`, the last `median`).
 WarmupProgress progress(uint32_t batches, double gpuMs, double median, double previous, double wallMs = 100,
-                        uint64_t calls = 1000) {
+                        uint64_t calls = 1000, uint32_t runBatches = 0, double runGpuMs = -1) {
     WarmupProgress p;
     p.batches = batches;
     p.gpuMs = gpuMs;
@@ -34,6 +36,10 @@ WarmupProgress progress(uint32_t batches, double gpuMs, double median, double pr
     p.previousMedianUs = previous;
     p.wallMs = wallMs;
     p.calls = calls;
+    const bool agree = mediansAgree(median, previous, WarmupRule{}.agreement);
+    p.runMedianUs = agree ? previous : median;
+    p.runBatches = runBatches ? runBatches : (agree ? batches : 1);
+    p.runGpuMs = runGpuMs >= 0 ? runGpuMs : (agree ? gpuMs : gpuMs / batches);
     return p;
 }
 
@@ -44,29 +50,44 @@ TEST(SteadyState, NeedsEnoughWorkAndTwoAgreeingBatches) {
     // One batch, however long, cannot agree with anything.
     EXPECT_EQ(judgeWarmup(rule, progress(1, 900, 36.2, 0)), WarmupVerdict::Continue);
     // Enough work, but the clock is still rising between batches.
-    EXPECT_EQ(judgeWarmup(rule, progress(5, 400, 60, 90)), WarmupVerdict::Continue);
-    EXPECT_EQ(judgeWarmup(rule, progress(5, 299.9, 36.2, 36.3)), WarmupVerdict::Continue);
-    EXPECT_EQ(judgeWarmup(rule, progress(5, 300, 36.2, 36.3)), WarmupVerdict::Steady);
+    EXPECT_EQ(judgeWarmup(rule, progress(5, 600, 60, 90)), WarmupVerdict::Continue);
+    EXPECT_EQ(judgeWarmup(rule, progress(5, 499.9, 36.2, 36.3)), WarmupVerdict::Continue);
+    EXPECT_EQ(judgeWarmup(rule, progress(5, 500, 36.2, 36.3)), WarmupVerdict::Steady);
+    // Enough work, the last two batches agree, but only over 249 ms (the clock moved before
+    // them): not yet; over 250 ms it is.
+    EXPECT_EQ(judgeWarmup(rule, progress(9, 700, 36.2, 36.3, 100, 1000, 3, 249)), WarmupVerdict::Continue);
+    EXPECT_EQ(judgeWarmup(rule, progress(9, 700, 36.2, 36.3, 100, 1000, 3, 250)), WarmupVerdict::Steady);
     // The caps: host time or calls, unless the same batch made it steady.
     EXPECT_EQ(judgeWarmup(rule, progress(40, 2900, 40, 36, 3000)), WarmupVerdict::Capped);
     EXPECT_EQ(judgeWarmup(rule, progress(3, 20, 40, 36, 100, rule.maxCalls)), WarmupVerdict::Capped);
     EXPECT_EQ(judgeWarmup(rule, progress(40, 2900, 36.2, 36.3, 3500)), WarmupVerdict::Steady);
 }
 
-TEST(SteadyState, AddBatchKeepsTheLastTwoMedians) {
+TEST(SteadyState, AddBatchKeepsTheLastTwoMediansAndTheAgreeingRun) {
+    const WarmupRule rule;
     WarmupProgress p;
-    addBatch(&p, {10, 30, 20});
+    addBatch(rule, &p, {10, 30, 20});
     EXPECT_EQ(p.batches, 1u);
     EXPECT_EQ(p.calls, 3u);
     EXPECT_DOUBLE_EQ(p.gpuMs, 0.06);
     EXPECT_EQ(p.medianUs, 20.0);
     EXPECT_EQ(p.previousMedianUs, 0.0);
-    addBatch(&p, {5, 7});
+    EXPECT_EQ(p.runBatches, 1u);
+    addBatch(rule, &p, {5, 7});
     EXPECT_EQ(p.batches, 2u);
     EXPECT_EQ(p.calls, 5u);
     EXPECT_DOUBLE_EQ(p.gpuMs, 0.072);
     EXPECT_EQ(p.medianUs, 6.0);
     EXPECT_EQ(p.previousMedianUs, 20.0);
+    EXPECT_EQ(p.runBatches, 1u);  // 6 against 20: a new run
+    EXPECT_DOUBLE_EQ(p.runGpuMs, 0.012);
+    addBatch(rule, &p, {6.1, 6.1});
+    EXPECT_EQ(p.runBatches, 2u);  // within 3% of the run's first median
+    EXPECT_DOUBLE_EQ(p.runGpuMs, 0.0242);
+    EXPECT_EQ(p.runMedianUs, 6.0);
+    addBatch(rule, &p, {6.2, 6.2});  // 3.3% from the run's first: a new run, though 1.6% from the last
+    EXPECT_EQ(p.runBatches, 1u);
+    EXPECT_EQ(p.runMedianUs, 6.2);
 }
 
 TEST(SteadyState, BatchesAimAtTheirShareOfWork) {
@@ -94,7 +115,7 @@ TEST(SteadyState, ReachesTheWorkingClockOfARampingGpu) {
             us = 36.2 * 1980 / mhzAfter(busyMs);
             busyMs += us * 1e-3;
         }
-        addBatch(&p, calls);
+        addBatch(rule, &p, calls);
         p.wallMs = busyMs;
         verdict = judgeWarmup(rule, p);
     }
@@ -104,6 +125,33 @@ TEST(SteadyState, ReachesTheWorkingClockOfARampingGpu) {
     EXPECT_LT(p.gpuMs, 1000);  // and not long after
 }
 
+// A GPU that holds an intermediate clock (a third of the top) for 350 ms of work before it climbs
+// to the top in 100 ms, as an H200 did: two batches agree on the plateau, but the warm-up must
+// not stop there.
+TEST(SteadyState, DoesNotStopOnAnIntermediateClock) {
+    const WarmupRule rule;
+    auto mhzAfter = [](double busyMs) {
+        if (busyMs < 350) return 660.0;
+        return 660 + (1980 - 660) * std::min(1.0, (busyMs - 350) / 100);
+    };
+    WarmupProgress p;
+    double busyMs = 0;
+    WarmupVerdict verdict = WarmupVerdict::Continue;
+    while (verdict == WarmupVerdict::Continue) {
+        std::vector<double> calls(nextBatchCalls(rule, p));
+        for (double& us : calls) {
+            us = 105.5 * 1980 / mhzAfter(busyMs);
+            busyMs += us * 1e-3;
+        }
+        addBatch(rule, &p, calls);
+        p.wallMs = busyMs;
+        verdict = judgeWarmup(rule, p);
+    }
+    EXPECT_EQ(verdict, WarmupVerdict::Steady);
+    EXPECT_NEAR(p.medianUs, 105.5, 105.5 * 0.03) << "stopped on the plateau";
+    EXPECT_GE(p.runGpuMs, rule.stableGpuMs);
+}
+
 // A GPU whose timings never settle (every other batch 10% slower) stops at the cap.
 TEST(SteadyState, AnUnsteadyGpuStopsAtTheCap) {
     const WarmupRule rule;
@@ -111,7 +159,7 @@ TEST(SteadyState, AnUnsteadyGpuStopsAtTheCap) {
     WarmupVerdict verdict = WarmupVerdict::Continue;
     while (verdict == WarmupVerdict::Continue) {
         std::vector<double> calls(nextBatchCalls(rule, p), p.batches % 2 ? 110.0 : 100.0);
-        addBatch(&p, calls);
+        addBatch(rule, &p, calls);
         p.wallMs = p.gpuMs;
         verdict = judgeWarmup(rule, p);
     }
@@ -128,11 +176,11 @@ TEST(SteadyState, SummarySaysWhatTheWarmupDid) {
     EXPECT_EQ(withThousands(11400), "11,400");
     EXPECT_EQ(withThousands(1234567), "1,234,567");
     const WarmupRule rule;
-    WarmupProgress p = progress(9, 398.4, 36.2, 36.3, 500, 11400);
-    p.spanMs = 412.2;
+    WarmupProgress p = progress(9, 598.4, 36.2, 36.3, 700, 11400, 5, 301.2);
+    p.spanMs = 612.2;
     EXPECT_EQ(warmupSummary(rule, p, WarmupVerdict::Steady),
-              "warmed up for 412 ms, 11,400 calls (GPU work 398 ms; the last two batches' medians 36.3 and 36.2 us, "
-              "within 3%)");
+              "warmed up for 612 ms, 11,400 calls (GPU work 598 ms; the last two batches' medians 36.3 and 36.2 us, "
+              "within 3%; 5 agreeing batches over 301 ms)");
 }
 
 #ifdef VKSPD_FAKE_NVML
