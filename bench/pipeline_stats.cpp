@@ -2,7 +2,7 @@
 // (registers, shared memory, spills, ...) through VK_KHR_pipeline_executable_properties, read with
 // vkspd::queryOccupancy on temporary pipelines. The input for occupancy work
 // (docs/PERFORMANCE.md). A developer tool: one line per variant, "VARIANT: name=value; ...".
-#include "../samples/common/gpu.hpp"
+#include "gpu.hpp"  // samples/common/ (vkspd_tools_timing)
 
 #include <vkspd/debug.hpp>
 

@@ -11,7 +11,7 @@
 #include <vkspd/tuning.hpp>
 #include <vkspd/vkspd.hpp>
 
-#include "../samples/common/gpu.hpp"
+#include "gpu.hpp"  // samples/common/ (vkspd_tools_timing)
 
 #include "clean_timings.hpp"
 #include "warm_up.hpp"

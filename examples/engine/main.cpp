@@ -9,7 +9,7 @@
 // Where the device has a single queue family (lavapipe) both sides run on it and the ownership
 // transfers are left out, as Vulkan requires; the semaphores stay. Exit code 1 on a mismatch
 // against the CPU reference, 2 on a Vulkan or vkspd error, 3 on a validation message.
-#include "../example_validation.hpp"
+#include "example_validation.hpp"
 
 #include <vkspd/reference.hpp>
 #include <vkspd/vkspd.hpp>

@@ -1,7 +1,7 @@
 // The smallest complete vkspd program: create a device, an image, generate its mips in one
 // dispatch, read every level back and check it against the CPU reference (exit code 1 on any
 // mismatch, 2 on a Vulkan or vkspd error, 3 on a validation message).
-#include "../example_validation.hpp"
+#include "example_validation.hpp"
 
 #include <vkspd/reference.hpp>
 #include <vkspd/vkspd.hpp>

@@ -3,8 +3,8 @@
 // steady state first (--bench), or each on an idle GPU (--bench-cold).
 #pragma once
 
-#include "../common/gpu.hpp"
-#include "../common/warm_up.hpp"
+#include "gpu.hpp"
+#include "warm_up.hpp"
 
 #include <vkspd/debug.hpp>
 #include <vkspd/tuning.hpp>

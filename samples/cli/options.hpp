@@ -1,7 +1,7 @@
 // Command line of the vkspd CLI: what the user asked for, parsed and checked, and the help text.
 #pragma once
 
-#include "../common/gpu.hpp"
+#include "gpu.hpp"
 
 #include <vkspd/tuning.hpp>
 #include <vkspd/vkspd.hpp>

@@ -1,7 +1,7 @@
 // What happened to each input, and the --json report made from it.
 #pragma once
 
-#include "../common/gpu.hpp"
+#include "gpu.hpp"
 #include "gpu_chain.hpp"
 #include "verify.hpp"
 
