@@ -68,19 +68,13 @@ enum class Fetch {
     Auto,           ///< LinearSampler on NVIDIA GPUs where its rules below allow it (faster there:
                     ///< docs/PERFORMANCE.md), Load everywhere else (never an error).
     Load,           ///< Four texel loads per level-1 texel, reduced in the shader.
-    LinearSampler,  ///< One bilinear sample at the shared corner of the four texels, through a
-                    ///< LINEAR sampler (FidelityFX SPD's linear-sampler load). Applies to the tiles
-                    ///< of the quad path whose base and level 1 are even; odd levels and the
-                    ///< LdsOnly path keep the exact loads. Only for Reduction::Average on the single
-                    ///< pass, with the quad path taken, and a sampled format (the image's, or a
-                    ///< SourceImage's) that the FP16 path can hold (FormatInfo::fp16Capable: 8-bit, 16-bit
-                    ///< float and B10G11R11 formats; filter weights are only as fine as
-                    ///< subTexelPrecisionBits), not sRGB (filtered sRGB decoding is not exact on
-                    ///< every GPU), and that has
-                    ///< VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT: elsewhere generateMips
-                    ///< returns an error naming the rule
-                    ///< (VK_ERROR_FEATURE_NOT_PRESENT; VK_ERROR_FORMAT_NOT_SUPPORTED for the format
-                    ///< feature). sRGB images are filtered after the sampler's decode, in linear space.
+    /// One bilinear sample at the shared corner of the four texels (FidelityFX SPD's
+    /// linear-sampler load), on the quad path's tiles whose base and level 1 are even (odd levels
+    /// keep the exact loads). Rules: Reduction::Average, the quad path, and a sampled format that
+    /// the FP16 path holds (FormatInfo::fp16Capable), is not sRGB and has
+    /// SAMPLED_IMAGE_FILTER_LINEAR; elsewhere generateMips returns an error naming the rule
+    /// (VK_ERROR_FEATURE_NOT_PRESENT, or VK_ERROR_FORMAT_NOT_SUPPORTED for the format).
+    LinearSampler,
 };
 
 /// How each texel of a level is made from the texels of the level above (docs/FILTER.md).
@@ -163,9 +157,8 @@ struct ContextCreateInfo {
     /// calls apart. The library cannot see when recorded work runs, so the rule is: two of these
     /// dispatches may execute without an ordering between them (different queues, unsynchronized
     /// submissions) only if their calls were fewer than scratchSlots such calls apart; order any
-    /// others (one queue orders them all). A slot's buffers grow to the largest dispatch it has served (host-zeroed counters, and
-    /// device-local data: 276 texels of the format's channels as floats per 64x64 tile and layer
-    /// where some level is odd); outgrown buffers are freed by destroyContext.
+    /// others (one queue orders them all). A slot's buffers grow to the largest dispatch it has
+    /// served; outgrown buffers are freed by destroyContext.
     uint32_t scratchSlots = 0;
     /// Optional context-wide overrides for measuring (vkspd/tuning.hpp; null = none). Read by
     /// createContext only.
