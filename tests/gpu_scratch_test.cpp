@@ -28,48 +28,6 @@ Image makeImage(Harness* h, VkFormat format, uint32_t w, uint32_t ht, uint32_t l
     return m;
 }
 
-// A host-visible buffer (STORAGE_BUFFER | TRANSFER_DST) of exactly `bytes`, mapped.
-struct HostBuffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    uint8_t* mapped = nullptr;
-    VkDeviceSize size = 0;
-};
-
-HostBuffer makeHostBuffer(Harness* h, VkDeviceSize bytes) {
-    HostBuffer b;
-    b.size = bytes;
-    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bi.size = bytes;
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    EXPECT_EQ(vkCreateBuffer(h->device, &bi, nullptr, &b.buffer), VK_SUCCESS);
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(h->device, b.buffer, &req);
-    VkPhysicalDeviceMemoryProperties mp;
-    vkGetPhysicalDeviceMemoryProperties(h->physicalDevice, &mp);
-    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    uint32_t type = 0;
-    while (type < mp.memoryTypeCount &&
-           !((req.memoryTypeBits & (1u << type)) && (mp.memoryTypes[type].propertyFlags & want) == want))
-        ++type;
-    EXPECT_LT(type, mp.memoryTypeCount) << "no host-visible memory type for a storage buffer";
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    ai.allocationSize = req.size;
-    ai.memoryTypeIndex = type;
-    EXPECT_EQ(vkAllocateMemory(h->device, &ai, nullptr, &b.memory), VK_SUCCESS);
-    EXPECT_EQ(vkBindBufferMemory(h->device, b.buffer, b.memory, 0), VK_SUCCESS);
-    void* p = nullptr;
-    EXPECT_EQ(vkMapMemory(h->device, b.memory, 0, VK_WHOLE_SIZE, 0, &p), VK_SUCCESS);
-    b.mapped = static_cast<uint8_t*>(p);
-    return b;
-}
-
-void destroyHostBuffer(Harness* h, HostBuffer& b) {
-    vkUnmapMemory(h->device, b.memory);
-    vkDestroyBuffer(h->device, b.buffer, nullptr);
-    vkFreeMemory(h->device, b.memory, nullptr);
-}
-
 // Generates `m` with `scratch` in one submission and checks every level of every layer against
 // the CPU reference of its uploaded level 0.
 void generateAndCheck(Harness* h, Image& m, VkBuffer scratch, const std::string& what) {
@@ -113,7 +71,8 @@ TEST_F(GpuTest, CallerScratchSharedByRequestsOfDifferentLayouts) {
     for (Image& b : images) {
         const VkDeviceSize bytes = vkspd::scratchSize(h->context, b.info);
         ASSERT_GT(bytes, 0u) << nameOf(b);
-        HostBuffer scratch = makeHostBuffer(h, bytes);
+        HostBuffer scratch =
+            makeHostBuffer(h, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
         std::memset(scratch.mapped, (&b - images.data()) % 2 ? 0 : 0xA5, size_t(bytes));
         generateAndCheck(h, b, scratch.buffer, "B " + nameOf(b) + " first");
         for (Image& a : images) {
@@ -121,7 +80,7 @@ TEST_F(GpuTest, CallerScratchSharedByRequestsOfDifferentLayouts) {
             generateAndCheck(h, a, scratch.buffer, "A " + nameOf(a) + " in B's scratch " + nameOf(b));
             generateAndCheck(h, b, scratch.buffer, "B " + nameOf(b) + " after A " + nameOf(a));
         }
-        destroyHostBuffer(h, scratch);
+        freeHostBuffer(h, scratch);
     }
     for (Image& m : images) h->destroyImage(m.image);
 }

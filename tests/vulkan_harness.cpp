@@ -269,14 +269,6 @@ void Harness::submit(const std::function<void(VkCommandBuffer)>& record) {
     vkFreeCommandBuffers(device, commandPool, 1, &cmd);
 }
 
-namespace {
-
-struct HostBuffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr;
-};
-
 HostBuffer makeHostBuffer(Harness* h, VkDeviceSize size, VkBufferUsageFlags usage) {
     HostBuffer b;
     VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -299,6 +291,8 @@ void freeHostBuffer(Harness* h, HostBuffer& b) {
     vkDestroyBuffer(h->device, b.buffer, nullptr);
     vkFreeMemory(h->device, b.memory, nullptr);
 }
+
+namespace {
 
 }  // namespace
 

@@ -88,6 +88,16 @@ constexpr VkImageUsageFlags kChainUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_
 // The request for every level and layer of `image`, from uploadedState() to readbackState().
 vkspd::MipGenInfo chainInfo(const TestImage& image);
 
+// A host-visible, host-coherent buffer of `size` bytes with `usage`, mapped (failures abort the
+// test through the harness's checks); freeHostBuffer releases it.
+struct HostBuffer {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceMemory memory = VK_NULL_HANDLE;
+    void* mapped = nullptr;
+};
+HostBuffer makeHostBuffer(Harness* h, VkDeviceSize size, VkBufferUsageFlags usage);
+void freeHostBuffer(Harness* h, HostBuffer& b);
+
 // describeDispatch and, on the single pass, describeSchedule (zero otherwise): what the tests read.
 struct Described : vkspd::DispatchDescription, vkspd::ScheduleDescription {};
 vkspd::Result describe(vkspd::Context context, const vkspd::MipGenInfo& info, Described* d);
