@@ -99,6 +99,25 @@ TEST(SteadyState, BatchesAimAtTheirShareOfWork) {
     EXPECT_EQ(nextBatchCalls(rule, progress(1, 1, 1e6, 0)), rule.firstBatchCalls);  // a second per call
 }
 
+// Runs the warm-up rule on a simulated GPU whose call takes `topUs` at 1980 MHz and whose SM clock
+// after `busyMs` of work is mhzAfter(busyMs); the host waits for nothing, so wall time is GPU time.
+template <typename Clock>
+WarmupVerdict simulateWarmup(const WarmupRule& rule, double topUs, Clock mhzAfter, WarmupProgress* p) {
+    double busyMs = 0;
+    WarmupVerdict verdict = WarmupVerdict::Continue;
+    while (verdict == WarmupVerdict::Continue) {
+        std::vector<double> calls(nextBatchCalls(rule, *p));
+        for (double& us : calls) {
+            us = topUs * 1980 / mhzAfter(busyMs);
+            busyMs += us * 1e-3;
+        }
+        addBatch(rule, p, calls);
+        p->wallMs = busyMs;
+        verdict = judgeWarmup(rule, *p);
+    }
+    return verdict;
+}
+
 // A GPU whose call takes 165 us at its idle clock (345 MHz) and 36.2 us at its working clock
 // (1980 MHz), the clock rising linearly over the first 400 ms of sustained work (as an H200 did):
 // the warm-up run through the rule ends steady, after the clock has reached the top, with the
@@ -107,18 +126,7 @@ TEST(SteadyState, ReachesTheWorkingClockOfARampingGpu) {
     const WarmupRule rule;
     auto mhzAfter = [](double busyMs) { return 345 + (1980 - 345) * std::min(1.0, busyMs / 400); };
     WarmupProgress p;
-    double busyMs = 0;
-    WarmupVerdict verdict = WarmupVerdict::Continue;
-    while (verdict == WarmupVerdict::Continue) {
-        std::vector<double> calls(nextBatchCalls(rule, p));
-        for (double& us : calls) {
-            us = 36.2 * 1980 / mhzAfter(busyMs);
-            busyMs += us * 1e-3;
-        }
-        addBatch(rule, &p, calls);
-        p.wallMs = busyMs;
-        verdict = judgeWarmup(rule, p);
-    }
+    const WarmupVerdict verdict = simulateWarmup(rule, 36.2, mhzAfter, &p);
     EXPECT_EQ(verdict, WarmupVerdict::Steady);
     EXPECT_GE(p.gpuMs, 400 * 0.97) << "judged steady before the clock reached the top";
     EXPECT_NEAR(p.medianUs, 36.2, 36.2 * 0.03);
@@ -135,18 +143,7 @@ TEST(SteadyState, DoesNotStopOnAnIntermediateClock) {
         return 660 + (1980 - 660) * std::min(1.0, (busyMs - 350) / 100);
     };
     WarmupProgress p;
-    double busyMs = 0;
-    WarmupVerdict verdict = WarmupVerdict::Continue;
-    while (verdict == WarmupVerdict::Continue) {
-        std::vector<double> calls(nextBatchCalls(rule, p));
-        for (double& us : calls) {
-            us = 105.5 * 1980 / mhzAfter(busyMs);
-            busyMs += us * 1e-3;
-        }
-        addBatch(rule, &p, calls);
-        p.wallMs = busyMs;
-        verdict = judgeWarmup(rule, p);
-    }
+    const WarmupVerdict verdict = simulateWarmup(rule, 105.5, mhzAfter, &p);
     EXPECT_EQ(verdict, WarmupVerdict::Steady);
     EXPECT_NEAR(p.medianUs, 105.5, 105.5 * 0.03) << "stopped on the plateau";
     EXPECT_GE(p.runGpuMs, rule.stableGpuMs);
