@@ -13,6 +13,18 @@
 
 namespace vkspd {
 
+void singlePassBindings(VkDescriptorSetLayoutBinding bindings[4]) {
+    // Not immutable: each dispatch pushes the NEAREST or the LINEAR sampler (Fetch).
+    bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
+                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    bindings[2] = {VKSPD_BINDING_COUNTERS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    bindings[3] = {VKSPD_BINDING_DATA, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+}
+
 Result fail(VkResult code, std::string message) {
     Result r;
     r.vkResult = code == VK_SUCCESS ? VK_ERROR_UNKNOWN : code;
@@ -141,15 +153,7 @@ Result createLayouts(ContextT* c) {
     if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler (linear)");
 
     VkDescriptorSetLayoutBinding bindings[4] = {};
-    // Not immutable: each dispatch pushes the NEAREST or the LINEAR sampler (Fetch).
-    bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
-                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    bindings[2] = {VKSPD_BINDING_COUNTERS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    bindings[3] = {VKSPD_BINDING_DATA, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                   VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    singlePassBindings(bindings);
     VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
     li.bindingCount = 4;

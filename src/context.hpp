@@ -207,6 +207,8 @@ bool halfDenormalsMatter(const FormatInfo& format);
 // Context: FP16 variants on a device that preserves 16-bit denormals. Elsewhere both flavours are
 // the same module (one pipeline, one occupancy record).
 bool halfDenormalFlavourDiffers(Context context, bool fp16);
+// The four bindings of the single pass's push-descriptor layout (source, levels, counters, data).
+void singlePassBindings(VkDescriptorSetLayoutBinding bindings[4]);
 // The debug-map variant (debug.hpp), created with its layout on first use (src/debug.cpp).
 Result getDebugPipeline(Context context, bool fp16, bool quad, bool smBuiltins, VkPipeline* pipeline);
 // Destroys what getDebugPipeline created (destroyContext).

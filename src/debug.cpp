@@ -265,14 +265,7 @@ Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipe
     if (!c->debug.setLayout) {
         // The normal bindings plus the map; a layout of its own so the normal one is untouched.
         VkDescriptorSetLayoutBinding bindings[5] = {};
-        bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        bindings[2] = {VKSPD_BINDING_COUNTERS, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        bindings[3] = {VKSPD_BINDING_DATA, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                       VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        singlePassBindings(bindings);
         bindings[4] = {VKSPD_BINDING_DEBUG_MAP, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                        VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
         VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
