@@ -12,41 +12,6 @@ using namespace vkspd_test;
 
 namespace {
 
-struct MapBuffer {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    void* mapped = nullptr;
-};
-
-MapBuffer makeMapBuffer(Harness* h, VkDeviceSize size) {
-    MapBuffer b;
-    VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
-    bi.size = size;
-    bi.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    EXPECT_EQ(vkCreateBuffer(h->device, &bi, nullptr, &b.buffer), VK_SUCCESS);
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(h->device, b.buffer, &req);
-    VkPhysicalDeviceMemoryProperties mp;
-    vkGetPhysicalDeviceMemoryProperties(h->physicalDevice, &mp);
-    const VkMemoryPropertyFlags want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-    ai.allocationSize = req.size;
-    for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & want) == want) {
-            ai.memoryTypeIndex = i;
-            break;
-        }
-    EXPECT_EQ(vkAllocateMemory(h->device, &ai, nullptr, &b.memory), VK_SUCCESS);
-    EXPECT_EQ(vkBindBufferMemory(h->device, b.buffer, b.memory, 0), VK_SUCCESS);
-    EXPECT_EQ(vkMapMemory(h->device, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped), VK_SUCCESS);
-    return b;
-}
-
-void freeMapBuffer(Harness* h, MapBuffer& b) {
-    vkDestroyBuffer(h->device, b.buffer, nullptr);
-    vkFreeMemory(h->device, b.memory, nullptr);
-}
-
 // Runs the debug variant on a w x h RGBA8 image with `layers` layers; checks the map and the chain.
 void checkDebugMap(Harness* h, uint32_t w, uint32_t ht, uint32_t layers) {
     const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
@@ -63,7 +28,8 @@ void checkDebugMap(Harness* h, uint32_t w, uint32_t ht, uint32_t layers) {
     const uint32_t tiles = d.groupsX * d.groupsY * d.groupsZ;
     const VkDeviceSize bytes = vkspd::debugMapSize(h->context, info);
     ASSERT_EQ(bytes, vkspd::kDebugMapHeaderBytes + tiles * sizeof(vkspd::DebugMapTile));
-    MapBuffer map = makeMapBuffer(h, bytes);
+    HostBuffer map =
+        makeHostBuffer(h, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     std::memset(map.mapped, 0xAB, size_t(bytes));  // the library must zero-fill it itself
     vkspd::DebugMapInfo mi;
     mi.buffer = map.buffer;
@@ -88,7 +54,7 @@ void checkDebugMap(Harness* h, uint32_t w, uint32_t ht, uint32_t layers) {
     std::sort(orders.begin(), orders.end());
     for (uint32_t t = 0; t < tiles; ++t)
         ASSERT_EQ(orders[t], t) << "finish orders are not a permutation of 0.." << tiles - 1;
-    freeMapBuffer(h, map);
+    freeHostBuffer(h, map);
 
     auto gpu = h->readLevels(img);
     expectChainMatches(img, gpu, 0, img.levels, 0, layers, 1.0, "debug variant");
