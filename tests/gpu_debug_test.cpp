@@ -120,3 +120,19 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
     q.reductions = {vkspd::Reduction::Custom};
     EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok());
 }
+
+// usesHalfDenormalFlavour says which FP16 record of queryOccupancy a format's pipelines are: the
+// half-denormals record exists exactly where some format takes it, and only formats whose texels a
+// half denormal can change (16-bit float, B10G11R11) take it; 8-bit formats never do.
+TEST_F(GpuTest, HalfDenormalFlavourMatchesTheOccupancyRecords) {
+    std::vector<vkspd::OccupancyRecord> records;
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, {}, &records).ok());
+    bool flavourRecord = false;
+    for (const vkspd::OccupancyRecord& r : records) flavourRecord = flavourRecord || r.halfDenormals;
+    EXPECT_EQ(vkspd::usesHalfDenormalFlavour(h->context, VK_FORMAT_R16G16B16A16_SFLOAT), flavourRecord);
+    EXPECT_EQ(vkspd::usesHalfDenormalFlavour(h->context, VK_FORMAT_B10G11R11_UFLOAT_PACK32), flavourRecord);
+    EXPECT_FALSE(vkspd::usesHalfDenormalFlavour(h->context, VK_FORMAT_R8G8B8A8_UNORM));
+    EXPECT_FALSE(vkspd::usesHalfDenormalFlavour(h->context, VK_FORMAT_R8G8B8A8_SRGB));
+    EXPECT_FALSE(vkspd::usesHalfDenormalFlavour(nullptr, VK_FORMAT_R16G16B16A16_SFLOAT));
+    EXPECT_FALSE(vkspd::usesHalfDenormalFlavour(h->context, VK_FORMAT_UNDEFINED));
+}
