@@ -3,9 +3,10 @@
 // than the L2, which leaves it clean; --evict copy for the earlier protocol): the blit chain, one
 // dispatch per level (vkspd with two-level ranges: the same exact kernel), and each vkspd
 // single-pass variant (and the tuning options: linear-sampler fetch, group-ID tiling); plus the
-// compute-shader copy that sets the bandwidth floor. Every vkspd method's output is checked
-// against the CPU reference once before timing: every texel up to 4096x4096, sampled texels
-// above (a reference computed only at those texels, so checking stays cheap).
+// compute-shader copy that sets the bandwidth floor; and a Hi-Z row, a Min pyramid made from a
+// depth source. Every vkspd method's output is checked against the CPU reference once before
+// timing: every texel up to 4096x4096, sampled texels above (a reference computed only at those
+// texels, so checking stays cheap).
 #include <vkspd/debug.hpp>
 #include <vkspd/reference.hpp>
 #include <vkspd/tuning.hpp>
@@ -74,6 +75,13 @@ const char* kUsageText =
     "tiling in strips of N tiles). Where the chain is plain (every level a 2x2 reduction), the\n"
     "plain-chain kernel (Kernel::PlainChain): vkspd plain fp16|fp32 linear|load with the\n"
     "library's tiles per group, and 'vkspd plain ... tiles N' for each N of --tiles.\n"
+    "The Hi-Z row (--formats d32-min, reported as R32_SFLOAT-Min-D32): a depth pyramid, an\n"
+    "R32_SFLOAT image made with Reduction::Min from a D32_SFLOAT depth image (depth in [0, 1])\n"
+    "given as MipGenInfo::source: the dispatch copies it into level 0 and reduces the levels\n"
+    "below. Its check covers level 0 too, bit-exact (Min and the copy); its methods are the\n"
+    "stream row (R32_SFLOAT's chain bytes), vkspd default, vkspd fp32 quad|lds and 'cols N' (no\n"
+    "blit chain or dispatch per level: they cannot make it, so 'x blit' is n/a). A device that\n"
+    "cannot sample D32_SFLOAT skips the row, saying so.\n"
     "The occupancy column gives each single-pass variant's occupancy, the groups per SM and the\n"
     "resource that limits them (as vkspd --occupancy; 'computed' where the driver does not\n"
     "report registers, n/a where the device has no per-SM figures).\n"
@@ -87,9 +95,10 @@ const char* kUsageText =
     "  --device N        Vulkan device index (default: first discrete GPU, else any)\n"
     "  --reps N          timed repetitions (default 30; 3 warm-up repetitions come first)\n"
     "  --sizes LIST      comma-separated WxH (default: the standard list, up to the device limit)\n"
-    "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, r8 (default: all but\n"
-    "                    r8; r8 moves a quarter of rgba8's bytes with the same texels and\n"
-    "                    instructions, so it shows what costs per texel rather than per byte)\n"
+    "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, d32-min (the Hi-Z row),\n"
+    "                    r8 (default: all but r8; r8 moves a quarter of rgba8's bytes with the\n"
+    "                    same texels and instructions, so it shows what costs per texel rather\n"
+    "                    than per byte)\n"
     "  --methods LIST    comma-separated substrings: time only methods whose name holds one\n"
     "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
     "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16; none: no\n"
@@ -117,15 +126,23 @@ const char* kUsageText =
     "\n"
     "example: vkspd-bench --reps 50 --out bench-out\n";
 
+// One row of --formats: the image's format and, for a depth pyramid, its reduction and the
+// depth format of the SourceImage that fills its level 0 (the library copies it there).
 struct FormatChoice {
     const char* key;
     VkFormat format;
+    vkspd::Reduction reduction = vkspd::Reduction::Average;
+    VkFormat source = VK_FORMAT_UNDEFINED;  // UNDEFINED: level 0 is uploaded into the image itself
+    const char* name = nullptr;  // in the report, CSV, JSON and SVG name; null: the format's name
 };
-const FormatChoice kFormats[] = {{"rgba8", VK_FORMAT_R8G8B8A8_UNORM},
-                                 {"rgba16f", VK_FORMAT_R16G16B16A16_SFLOAT},
-                                 {"r32f", VK_FORMAT_R32_SFLOAT},
-                                 {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT},
-                                 {"r8", VK_FORMAT_R8_UNORM}};
+const FormatChoice kFormats[] = {
+    {"rgba8", VK_FORMAT_R8G8B8A8_UNORM},
+    {"rgba16f", VK_FORMAT_R16G16B16A16_SFLOAT},
+    {"r32f", VK_FORMAT_R32_SFLOAT},
+    {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT},
+    {"r8", VK_FORMAT_R8_UNORM},
+    // Hi-Z: one word (the report's columns are split at spaces, and it names an SVG file).
+    {"d32-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_D32_SFLOAT, "R32_SFLOAT-Min-D32"}};
 
 // --tail: Tuning::tailTiles and tailTilesPerGroup of every single-pass method (0, 0: the
 // library's rule).
@@ -175,12 +192,16 @@ void freeBuffer(const Gpu& g, Buffer& b) {
     b = Buffer{};
 }
 
-// One (format, size) under test: an image with a full chain in GENERAL layout.
+// One (format, size) under test: an image with a full chain in GENERAL layout (and, for a depth
+// pyramid, its depth source in kSourceState).
 struct Subject {
-    VkFormat format;
+    const FormatChoice* row;
+    VkFormat format;  // row->format
     uint32_t width, height, levels;
     VkImage image = VK_NULL_HANDLE;
     VkDeviceMemory memory = VK_NULL_HANDLE;
+    VkImage source = VK_NULL_HANDLE;  // of format row->source
+    VkDeviceMemory sourceMemory = VK_NULL_HANDLE;
     double floorBytes = 0;  // level 0 read once + every other level written once
     double level0Bytes = 0;
 };
@@ -204,6 +225,9 @@ struct Item {
 const VkImageLayout kGeneral = VK_IMAGE_LAYOUT_GENERAL;
 const vkspd::ImageState kComputeState = {kGeneral, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                          VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+// A depth source once uploaded: read-only, only ever sampled by the dispatches.
+const vkspd::ImageState kSourceState = {VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
 
 void fullBarrier(VkCommandBuffer cmd) {
     VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -242,6 +266,13 @@ vkspd::MipGenInfo infoFor(const Subject& s, const Method& m) {
     info.extent = {s.width, s.height};
     info.imageMipLevels = s.levels;
     info.before = info.after = kComputeState;
+    info.reduction = s.row->reduction;
+    if (s.source) {
+        info.source.image = s.source;
+        info.source.format = s.row->source;
+        info.source.extent = {s.width, s.height};
+        info.source.before = info.source.after = kSourceState;
+    }
     info.precision = m.precision;
     info.subgroupPath = m.path;
     info.fetch = m.fetch;
@@ -387,14 +418,17 @@ uint64_t splitmix(uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-// Random level 0 for `format` (UNORM uniform, floats in [0.25, 4)), uploaded; returns its bytes.
-// Each row has its own generator, so rows are made in parallel.
+// Random level 0 for `format` (UNORM uniform, floats in [0.25, 4), depth in [0, 1]), uploaded into
+// the image, or into the depth source where there is one (the image's levels are then left
+// undefined, in GENERAL); returns its bytes (a D32 source's are those of R32_SFLOAT texels). Each
+// row has its own generator, so rows are made in parallel.
 std::vector<uint8_t> fillLevel0(Runner& run, const Subject& s) {
+    const VkFormat format = s.source ? s.row->source : s.format;
     vkspd::FormatInfo fi;
-    vkspd::getFormatInfo(s.format, &fi);
+    vkspd::getFormatInfo(format, &fi);
     const size_t rowBytes = size_t(s.width) * fi.bytesPerTexel, bytes = rowBytes * s.height;
     std::vector<uint8_t> level0(bytes);
-    const uint64_t seed = s.width * 7919ull + s.height + uint64_t(s.format);
+    const uint64_t seed = s.width * 7919ull + s.height + uint64_t(format);
     parallelFor(s.height, [&](size_t begin, size_t end) {
         std::vector<double> row(size_t(s.width) * fi.channels);
         const size_t values = size_t(s.width) * fi.channels;
@@ -402,8 +436,14 @@ std::vector<uint8_t> fillLevel0(Runner& run, const Subject& s) {
             uint64_t state = seed * 0x100000001B3ull + y;
             uint8_t* out = level0.data() + y * rowBytes;
             // The bench's formats directly (the generic encoder is ~100x slower): random codes,
-            // halves with a random exponent in [0.25, 4) and mantissa, floats uniform in [0.25, 4).
-            if (fi.encoding == vkspd::ChannelEncoding::Unorm8) {
+            // halves with a random exponent in [0.25, 4) and mantissa, floats uniform in [0.25, 4),
+            // D32 depth uniform in [0, 1] (what a copy into a D32 image may hold).
+            if (fi.depth && fi.encoding == vkspd::ChannelEncoding::Float32) {
+                for (size_t i = 0; i < values; ++i) {
+                    const float v = float(double(splitmix(state) >> 11) * 0x1.0p-53);
+                    std::memcpy(out + 4 * i, &v, 4);
+                }
+            } else if (fi.encoding == vkspd::ChannelEncoding::Unorm8) {
                 for (size_t i = 0; i < values; i += 8) {
                     const uint64_t r = splitmix(state);
                     std::memcpy(out + i, &r, std::min<size_t>(8, values - i));
@@ -433,7 +473,28 @@ std::vector<uint8_t> fillLevel0(Runner& run, const Subject& s) {
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {s.width, s.height, 1};
-    vkCmdCopyBufferToImage(cmd, staging.buffer, s.image, kGeneral, 1, &region);
+    if (s.source) {
+        // The depth aspect in TRANSFER_DST_OPTIMAL, then left in kSourceState for every dispatch.
+        VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b.image = s.source;
+        b.subresourceRange = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1};
+        b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+        b.dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0,
+                             nullptr, 1, &b);
+        region.imageSubresource.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT;
+        vkCmdCopyBufferToImage(cmd, staging.buffer, s.source, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        b.oldLayout = b.newLayout;
+        b.newLayout = kSourceState.layout;
+        b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+        b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT;
+        vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr,
+                             0, nullptr, 1, &b);
+    } else {
+        vkCmdCopyBufferToImage(cmd, staging.buffer, s.image, kGeneral, 1, &region);
+    }
     fullBarrier(cmd);
     run.submitAndWait();
     freeBuffer(run.g, staging);
@@ -525,44 +586,62 @@ struct LevelSource {
     }
 };
 
-// The exact texel (x, y) of level `to` of a w x h base, from `src` (a level above it).
-void exactTexel(const LevelSource& src, uint32_t w, uint32_t h, uint32_t to, uint32_t x, uint32_t y, double* out,
-                std::vector<double>& row, std::vector<float>& scratch) {
+// How a footprint's texels make a value (docs/FILTER.md): their weighted sum (Average), or the
+// minimum over those with a non-zero weight (Min: a texel of the composed footprint has a non-zero
+// weight exactly where the level-by-level minimum reaches it). The bench times no other reduction.
+struct Accumulator {
+    bool min = false;
+    explicit Accumulator(vkspd::Reduction r) : min(r == vkspd::Reduction::Min) {}
+    double start() const { return min ? double(INFINITY) : 0.0; }
+    void add(double& acc, double weight, double value) const {
+        if (!min) acc += weight * value;
+        else if (weight != 0.0) acc = std::min(acc, value);
+    }
+};
+
+// The exact texel (x, y) of level `to` of a w x h base, from `src` (a level above it, or level 0
+// itself where `to` is 0).
+void exactTexel(const LevelSource& src, uint32_t w, uint32_t h, uint32_t to, uint32_t x, uint32_t y,
+                const Accumulator& acc, double* out, std::vector<double>& row, std::vector<float>& scratch) {
     const AxisFootprint fx = footprint(w, src.level, to, x), fy = footprint(h, src.level, to, y);
-    for (uint32_t c = 0; c < src.channels; ++c) out[c] = 0;
+    for (uint32_t c = 0; c < src.channels; ++c) out[c] = acc.start();
     for (size_t j = 0; j < fy.weights.size(); ++j) {
         src.row(fx.first, fy.first + uint32_t(j), uint32_t(fx.weights.size()), row, scratch);
         for (size_t i = 0; i < fx.weights.size(); ++i)
-            for (uint32_t c = 0; c < src.channels; ++c) out[c] += fy.weights[j] * fx.weights[i] * row[i * src.channels + c];
+            for (uint32_t c = 0; c < src.channels; ++c) acc.add(out[c], fy.weights[j] * fx.weights[i], row[i * src.channels + c]);
     }
 }
 
 // Every texel of level `to` from level 0 in one pass over it (rows in parallel): each row of the
-// level sums its weighted rows of level 0, then filters that sum across.
-std::vector<double> exactLevel(const LevelSource& level0, uint32_t to) {
+// level reduces its weighted rows of level 0, then reduces that row across.
+std::vector<double> exactLevel(const LevelSource& level0, uint32_t to, const Accumulator& acc) {
     const uint32_t w = level0.width, h = level0.height, ch = level0.channels;
     const uint32_t tw = vkspd::mipExtent(w, to), th = vkspd::mipExtent(h, to);
     std::vector<AxisFootprint> fxs(tw);
     for (uint32_t x = 0; x < tw; ++x) fxs[x] = footprint(w, 0, to, x);
-    std::vector<double> out(size_t(tw) * th * ch, 0.0);
+    std::vector<double> out(size_t(tw) * th * ch, acc.start());
     parallelFor(th, [&](size_t begin, size_t end) {
         std::vector<double> sum(size_t(w) * ch), row;
         std::vector<float> scratch;
         for (size_t y = begin; y < end; ++y) {
-            std::fill(sum.begin(), sum.end(), 0.0);
+            std::fill(sum.begin(), sum.end(), acc.start());
             const AxisFootprint fy = footprint(h, 0, to, uint32_t(y));
             for (size_t j = 0; j < fy.weights.size(); ++j) {
                 level0.row(0, fy.first + uint32_t(j), w, row, scratch);
-                for (size_t i = 0; i < sum.size(); ++i) sum[i] += fy.weights[j] * row[i];
+                for (size_t i = 0; i < sum.size(); ++i) acc.add(sum[i], fy.weights[j], row[i]);
             }
             for (uint32_t x = 0; x < tw; ++x)
                 for (size_t i = 0; i < fxs[x].weights.size(); ++i)
                     for (uint32_t c = 0; c < ch; ++c)
-                        out[(y * tw + x) * ch + c] += fxs[x].weights[i] * sum[(fxs[x].first + i) * ch + c];
+                        acc.add(out[(y * tw + x) * ch + c], fxs[x].weights[i], sum[(fxs[x].first + i) * ch + c]);
         }
     });
     return out;
 }
+
+// The first level a method writes and its check compares: 1, or 0 where the library copies the
+// base level from a depth source.
+uint32_t firstWritten(const Subject& s) { return s.source ? 0 : 1; }
 
 // What every vkspd method of one subject is compared with.
 struct Check {
@@ -572,13 +651,14 @@ struct Check {
     std::vector<std::vector<VkOffset2D>> samples;  // sampled: positions per level
 };
 
-// The sampled check: per level up to kSamplesPerLevel texels (every texel of smaller levels): the
-// four corners, texels of the last column and row, the rest random. Their exact values come from
-// level 0 directly while the footprint is small, below that from the first level of at most 1M
-// texels, computed in full in one pass over level 0.
+// The sampled check: per level written up to kSamplesPerLevel texels (every texel of smaller
+// levels): the four corners, texels of the last column and row, the rest random. Their exact values
+// come from level 0 directly while the footprint is small, below that from the first level of at
+// most 1M texels, computed in full in one pass over level 0.
 Check sampledCheck(const Subject& s, const std::vector<uint8_t>& level0) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(s.format, &fi);
+    const Accumulator acc(s.row->reduction);
     Check check;
     check.sampled = true;
     check.exact.resize(s.levels);
@@ -586,10 +666,10 @@ Check sampledCheck(const Subject& s, const std::vector<uint8_t>& level0) {
     const LevelSource l0{s.format, 0, s.width, s.height, fi.channels, level0.data(), nullptr};
     uint32_t m = 0;
     while (m + 1 < s.levels && size_t(vkspd::mipExtent(s.width, m)) * vkspd::mipExtent(s.height, m) > (1u << 20)) ++m;
-    const std::vector<double> mid = exactLevel(l0, m);
+    const std::vector<double> mid = exactLevel(l0, m, acc);
     const LevelSource lm{s.format, m, vkspd::mipExtent(s.width, m), vkspd::mipExtent(s.height, m), fi.channels, nullptr, &mid};
     std::mt19937 rng(s.width * 31 + s.height);
-    for (uint32_t l = 1; l < s.levels; ++l) {
+    for (uint32_t l = firstWritten(s); l < s.levels; ++l) {
         const uint32_t w = vkspd::mipExtent(s.width, l), h = vkspd::mipExtent(s.height, l);
         std::vector<VkOffset2D>& pos = check.samples[l];
         if (size_t(w) * h <= kSamplesPerLevel) {
@@ -613,7 +693,7 @@ Check sampledCheck(const Subject& s, const std::vector<uint8_t>& level0) {
             std::vector<double> row;
             std::vector<float> scratch;
             for (size_t i = begin; i < end; ++i)
-                exactTexel(src, s.width, s.height, l, uint32_t(pos[i].x), uint32_t(pos[i].y),
+                exactTexel(src, s.width, s.height, l, uint32_t(pos[i].x), uint32_t(pos[i].y), acc,
                            &ref.texels[i * fi.channels], row, scratch);
         });
     }
@@ -631,12 +711,15 @@ Check fullCheck(const Subject& s, const std::vector<uint8_t>& level0) {
                    texels.data() + begin * w * fi.channels);
     });
     Check check;
-    check.exact = vkspd::referenceChain(texels.data(), w, h, fi.channels, s.levels);
+    vkspd::ReferenceOptions options;
+    options.reduction = s.row->reduction;
+    check.exact = vkspd::referenceChain(texels.data(), w, h, fi.channels, s.levels, options);
     texels = std::vector<float>();
-    // One dispatch per level stores (rounds) every level before the next reads it: its
-    // reference rounds each level to the format too. Above 1M texels (the generic encoder is
-    // slow) that method is compared with the exact chain instead, as with sampled texels.
-    if (size_t(w) * h > (1u << 20)) return check;
+    // One dispatch per level (timed on Average chains only) stores (rounds) every level before the
+    // next reads it: its reference rounds each level to the format too. Above 1M texels (the
+    // generic encoder is slow) that method is compared with the exact chain instead, as with
+    // sampled texels.
+    if (options.reduction != vkspd::Reduction::Average || size_t(w) * h > (1u << 20)) return check;
     check.rounded.push_back(check.exact[0]);
     for (uint32_t l = 1; l < s.levels; ++l) {
         const vkspd::ReferenceLevel& above = check.rounded.back();
@@ -683,7 +766,8 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     VkDeviceSize total = 0;
     std::vector<VkDeviceSize> offsets(s.levels, 0);
     std::vector<std::vector<VkBufferImageCopy>> regions(s.levels);
-    for (uint32_t l = 1; l < s.levels; ++l) {
+    const uint32_t first = firstWritten(s);
+    for (uint32_t l = first; l < s.levels; ++l) {
         offsets[l] = total;
         if (check.sampled) {
             for (const VkOffset2D& p : check.samples[l]) {
@@ -707,20 +791,21 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     }
     Buffer readback = makeBuffer(run.g, std::max<VkDeviceSize>(total, 16), VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
     VkCommandBuffer cmd = run.begin();
-    // Every level below the base is poisoned first (clamped to 0 or 1 in normalized formats, huge
-    // in float ones), so a level the method does not write fails here instead of passing on what
-    // the previous method wrote into the same image.
+    // Every level the method writes is poisoned first (clamped to 0 or 1 in normalized formats,
+    // huge in float ones), so a level the method does not write fails here instead of passing on
+    // what the previous method wrote into the same image.
     const VkClearColorValue poison{{-12345.0f, 12345.0f, -12345.0f, 12345.0f}};
-    const VkImageSubresourceRange below{VK_IMAGE_ASPECT_COLOR_BIT, 1, s.levels - 1, 0, 1};
-    if (s.levels > 1) vkCmdClearColorImage(cmd, s.image, kGeneral, &poison, 1, &below);
+    const VkImageSubresourceRange written{VK_IMAGE_ASPECT_COLOR_BIT, first, s.levels - first, 0, 1};
+    if (s.levels > first) vkCmdClearColorImage(cmd, s.image, kGeneral, &poison, 1, &written);
     fullBarrier(cmd);
     bool ok = recordVkspd(context, cmd, s, m);
     fullBarrier(cmd);
-    for (uint32_t l = 1; l < s.levels; ++l)
+    for (uint32_t l = first; l < s.levels; ++l)
         vkCmdCopyImageToBuffer(cmd, s.image, kGeneral, readback.buffer, uint32_t(regions[l].size()), regions[l].data());
     fullBarrier(cmd);
     run.submitAndWait();
-    double tol = vkspd::toleranceFor(s.format, d.fp16);
+    // Min (and the base level's copy of a depth source) is bit-exact (docs/FILTER.md).
+    double tol = s.row->reduction == vkspd::Reduction::Average ? vkspd::toleranceFor(s.format, d.fp16) : 0.0;
     // One dispatch per level rounds every level; 2x2 averages of 8-bit or half values often land
     // exactly halfway between two codes, and a GPU may break those ties otherwise than the CPU,
     // so the difference can grow by one unit per level (an H200 differed by 2-5 ulp). Sampled,
@@ -729,7 +814,7 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
     const std::vector<vkspd::ReferenceLevel>& ref =
         m.kind == Method::PerLevel && !check.rounded.empty() ? check.rounded : check.exact;
     *worst = 0;
-    for (uint32_t l = 1; ok && l < s.levels; ++l) {
+    for (uint32_t l = first; ok && l < s.levels; ++l) {
         const vkspd::LevelError e =
             compareParallel(s.format, static_cast<uint8_t*>(readback.mapped) + offsets[l], ref[l], tol);
         *worst = std::max(*worst, e.worst);
@@ -782,9 +867,11 @@ std::vector<std::string> split(const std::string& s) {
     return out;
 }
 
-std::string formatName(VkFormat f) {
+// A row's name in the report, bench.csv, bench.json and the SVG file's name.
+std::string rowName(const FormatChoice& c) {
+    if (c.name) return c.name;
     vkspd::FormatInfo fi;
-    vkspd::getFormatInfo(f, &fi);
+    vkspd::getFormatInfo(c.format, &fi);
     return fi.name;
 }
 
@@ -824,7 +911,7 @@ bool writeSvg(const std::string& path, const std::string& title, const std::vect
 struct Args {
     int deviceIndex = -1;
     uint32_t reps = 30, copyMib = 1024, evictMib = 256;
-    std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f", outDir, methodsArg, colsArg = "1,2,4,8,16";
+    std::string sizesArg, formatsArg = "rgba8,rgba16f,r32f,rgba32f,d32-min", outDir, methodsArg, colsArg = "1,2,4,8,16";
     std::string tilesArg = "1,2,4,8,16";
     uint32_t levelsBelow = 64;
     bool sampledOnly = false;
@@ -892,7 +979,7 @@ int parseArgs(int argc, char** argv, Args* args) {
 struct Lists {
     std::vector<std::pair<uint32_t, uint32_t>> sizes;
     std::vector<uint32_t> columns, tileCounts;
-    std::vector<VkFormat> formats;
+    std::vector<const FormatChoice*> formats;  // into kFormats
 };
 
 // Returns -1 to go on, else 2 (its message printed).
@@ -935,20 +1022,24 @@ int parseLists(const Args& a, const Gpu& g, Lists* lists) {
             std::fprintf(stderr, "vkspd-bench: --formats: unknown %s (%s)\n", f.c_str(), known.c_str());
             return 2;
         }
-        lists->formats.push_back(it->format);
+        lists->formats.push_back(&*it);
     }
     return -1;
 }
 
-// Occupancy of each variant, from a device of its own with VK_KHR_pipeline_executable_properties
-// enabled where present, closed before anything is timed: the timed device and its pipelines are
-// created exactly as without it.
-std::vector<vkspd::OccupancyRecord> queryOccupancyAlone(int deviceIndex) {
+// Occupancy of each variant of the reductions --formats names, from a device of its own with
+// VK_KHR_pipeline_executable_properties enabled where present, closed before anything is timed:
+// the timed device and its pipelines are created exactly as without it.
+std::vector<vkspd::OccupancyRecord> queryOccupancyAlone(const Args& a) {
     std::vector<vkspd::OccupancyRecord> occupancy;
-    Gpu sg = openGpu(deviceIndex, true);
+    Gpu sg = openGpu(a.deviceIndex, true);
     vkspd::Context sc = createContext(sg);
     vkspd::OccupancyQueryInfo q;
     q.pipelineExecutableInfoEnabled = sg.pipelineStatistics;
+    for (const std::string& key : split(a.formatsArg))  // unknown keys are refused later (parseLists)
+        for (const FormatChoice& c : kFormats)
+            if (key == c.key && std::find(q.reductions.begin(), q.reductions.end(), c.reduction) == q.reductions.end())
+                q.reductions.push_back(c.reduction);
     if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &occupancy); !r.ok())
         std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
     vkspd::destroyContext(sc);
@@ -965,21 +1056,23 @@ struct Bench {
     Copier copier, evicter, streamer;
 
     // 16-bit float formats get the FP16 variant with half denormals preserved where the device
-    // can (a record of its own); 8-bit formats the one without.
-    const vkspd::OccupancyRecord* occupancyOf(const Method& m, VkFormat format) const {
+    // can (a record of its own); 8-bit formats the one without. Each row's reduction has its own.
+    const vkspd::OccupancyRecord* occupancyOf(const Method& m, const FormatChoice& row) const {
         if (m.kind != Method::SinglePass) return nullptr;
         const bool fp16 = m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16);
         const bool quad = m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad);
         // The library's rules: which flavour a format gets, and whether it is a module of its own.
-        const bool half = fp16 && vkspd::usesHalfDenormalFlavour(context, format);
+        const bool half = fp16 && vkspd::usesHalfDenormalFlavour(context, row.format);
         const bool plain = m.tuning.kernel == vkspd::Kernel::PlainChain ||
                            (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenPlain);
         for (const vkspd::OccupancyRecord& r : occupancy)
-            if (r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half && r.plainChain == plain) return &r;
+            if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
+                r.plainChain == plain)
+                return &r;
         return nullptr;
     }
-    std::string occupancyText(const Method& m, VkFormat format) const {
-        const vkspd::OccupancyRecord* r = occupancyOf(m, format);
+    std::string occupancyText(const Method& m, const FormatChoice& row) const {
+        const vkspd::OccupancyRecord* r = occupancyOf(m, row);
         if (!r || r->source == vkspd::OccupancySource::NotAvailable) return "n/a";
         char text[64];
         std::snprintf(text, sizeof text, "%.0f%% %ug %s%s", 100.0 * r->occupancy.occupancy, r->occupancy.groupsPerSm,
@@ -1011,12 +1104,17 @@ int openBench(const Args& a, Bench* b) {
 }
 
 // The methods timed on `s`: blit chain, one dispatch per level, the stream row, the general
-// kernel's variants, vkspd default, the tuning options and the plain-chain kernel.
+// kernel's variants, vkspd default, the tuning options and the plain-chain kernel; each where the
+// library accepts it for `s` (no FP16 for 32-bit formats, no linear fetch or plain-chain kernel for
+// a depth pyramid's Min).
 std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject& s, const vkspd::FormatInfo& fi) {
     const Gpu& g = b.g;
     const vkspd::Context context = b.context;
-    std::vector<Method> methods = {{"blit chain", Method::Blit},
-                                   {"dispatch per level", Method::PerLevel, vkspd::Precision::FP32}};
+    std::vector<Method> methods;
+    // The blit chain filters linearly, and one dispatch per level would read a base level that
+    // only the single pass copies from a source: both make Average chains of the image only.
+    if (s.row->reduction == vkspd::Reduction::Average && !s.source)
+        methods = {{"blit chain", Method::Blit}, {"dispatch per level", Method::PerLevel, vkspd::Precision::FP32}};
     // A chain's bytes through one plain streaming dispatch, where one storage buffer
     // descriptor holds its level 0.
     if (streamBytes(s).first <= g.properties.limits.maxStorageBufferRange)
@@ -1097,8 +1195,53 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
     return methods;
 }
 
+// A 2D image of one layer, optimal tiling.
+VkImageCreateInfo imageInfo(VkFormat format, uint32_t width, uint32_t height, uint32_t levels, VkImageUsageFlags usage) {
+    VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+    ii.imageType = VK_IMAGE_TYPE_2D;
+    ii.format = format;
+    ii.extent = {width, height, 1};
+    ii.mipLevels = levels;
+    ii.arrayLayers = 1;
+    ii.samples = VK_SAMPLE_COUNT_1_BIT;
+    ii.usage = usage;
+    return ii;
+}
+
+// Usage of every subject's image.
+const VkImageUsageFlags kSubjectUsage =
+    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+
+// The depth source of `s` (one level, sampled, written by a copy). Returns false, having said in one
+// line why, where the device cannot make it at that size (the row is then skipped at that size).
+bool createSource(const Gpu& g, Subject* s) {
+    const VkImageCreateInfo ii =
+        imageInfo(s->row->source, s->width, s->height, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    VkImageFormatProperties props;
+    VkResult r = vkGetPhysicalDeviceImageFormatProperties(g.physical, ii.format, ii.imageType, ii.tiling, ii.usage, 0, &props);
+    if (r == VK_SUCCESS && (s->width > props.maxExtent.width || s->height > props.maxExtent.height))
+        r = VK_ERROR_FORMAT_NOT_SUPPORTED;
+    if (r == VK_SUCCESS) r = vkCreateImage(g.device, &ii, nullptr, &s->source);
+    if (r == VK_SUCCESS) {
+        VkMemoryRequirements req;
+        vkGetImageMemoryRequirements(g.device, s->source, &req);
+        r = tryAllocate(g, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &s->sourceMemory);
+    }
+    if (r == VK_SUCCESS) r = vkBindImageMemory(g.device, s->source, s->sourceMemory, 0);
+    if (r == VK_SUCCESS) return true;
+    vkDestroyImage(g.device, s->source, nullptr);
+    vkFreeMemory(g.device, s->sourceMemory, nullptr);
+    s->source = VK_NULL_HANDLE;
+    s->sourceMemory = VK_NULL_HANDLE;
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(ii.format, &fi);
+    std::printf("skipping %s %ux%u: no sampled %s image of that size on this device (VkResult %d)\n",
+                rowName(*s->row).c_str(), s->width, s->height, fi.name, int(r));
+    return false;
+}
+
 // Subjects and items (the copy floor first); each vkspd method verified against the reference
-// before timing.
+// before timing. A row whose depth source the device cannot sample is skipped, said in one line.
 void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists, std::vector<Subject>* subjects,
                   std::vector<Item>* items) {
     const Gpu& g = b.g;
@@ -1113,20 +1256,26 @@ void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists
     copyItem.subject = SIZE_MAX;
     copyItem.method = {"compute copy", Method::SinglePass};
     items->push_back(copyItem);
-    for (VkFormat f : lists.formats) {
+    for (const FormatChoice* row : lists.formats) {
+        const VkFormat f = row->format;
         vkspd::FormatInfo fi;
         vkspd::getFormatInfo(f, &fi);
+        if (row->source != VK_FORMAT_UNDEFINED) {
+            vkspd::CapabilityQuery q;
+            q.format = f;
+            q.usage = kSubjectUsage;
+            q.reduction = row->reduction;
+            q.sourceFormat = row->source;
+            vkspd::Capability cap;
+            if (!vkspd::queryCapability(b.context, q, &cap).ok() || cap.path != vkspd::Path::SinglePass) {
+                std::printf("skipping %s: %s\n", rowName(*row).c_str(), cap.reason.c_str());
+                continue;
+            }
+        }
         for (auto [w, h] : lists.sizes) {
-            Subject s{f, w, h, std::min(vkspd::fullMipCount(w, h), a.levelsBelow + 1)};
-            VkImageCreateInfo ii{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-            ii.imageType = VK_IMAGE_TYPE_2D;
-            ii.format = f;
-            ii.extent = {w, h, 1};
-            ii.mipLevels = s.levels;
-            ii.arrayLayers = 1;
-            ii.samples = VK_SAMPLE_COUNT_1_BIT;
-            ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                       VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+            Subject s{row, f, w, h, std::min(vkspd::fullMipCount(w, h), a.levelsBelow + 1)};
+            if (row->source != VK_FORMAT_UNDEFINED && !createSource(g, &s)) continue;
+            const VkImageCreateInfo ii = imageInfo(f, w, h, s.levels, kSubjectUsage);
             CHECK_VK(vkCreateImage(g.device, &ii, nullptr, &s.image));
             VkMemoryRequirements req;
             vkGetImageMemoryRequirements(g.device, s.image, &req);
@@ -1153,7 +1302,7 @@ void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists
                 if (m.kind != Method::Blit && m.kind != Method::Stream) {
                     it.verified = verify(run, b.context, s, m, check, &it.worstError);
                     if (!it.verified)
-                        std::printf("VERIFY FAILED: %s %ux%u %s (worst %g)\n", formatName(f).c_str(), w, h, m.name.c_str(), it.worstError);
+                        std::printf("VERIFY FAILED: %s %ux%u %s (worst %g)\n", rowName(*row).c_str(), w, h, m.name.c_str(), it.worstError);
                 }
                 items->push_back(it);
             }
@@ -1161,7 +1310,7 @@ void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists
             auto seconds = [](auto from, auto to) { return std::chrono::duration<double>(to - from).count(); };
             preparation += seconds(started, verified);
             std::printf("prepared %s %ux%u: level 0 %.2f s, reference %.2f s (%s), checks %.2f s\n",
-                        formatName(f).c_str(), w, h, seconds(started, filled), seconds(filled, referenced),
+                        rowName(*row).c_str(), w, h, seconds(started, filled), seconds(filled, referenced),
                         check.sampled ? "sampled texels" : "every texel", seconds(referenced, verified));
             std::fflush(stdout);
         }
@@ -1237,7 +1386,7 @@ void timeItems(const Bench& b, Runner& run, const Args& a, const std::vector<Sub
         const Subject& s = subjects[it.subject];
         it.verified = verifyStream(run, streamer, streamFrom, streamTo, s);
         if (!it.verified)
-            std::printf("VERIFY FAILED: %s %ux%u %s\n", formatName(s.format).c_str(), s.width, s.height, it.method.name.c_str());
+            std::printf("VERIFY FAILED: %s %ux%u %s\n", rowName(*s.row).c_str(), s.width, s.height, it.method.name.c_str());
     }
 
     VkQueryPoolCreateInfo qpi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -1416,18 +1565,28 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
                                   : it.method.kind == Method::PerLevel ? "ok (rounds per level)"
                                                                        : "ok";
         allVerified = allVerified && (it.method.kind == Method::Blit || it.verified);
-        const std::string occ = it.method.kind == Method::SinglePass ? b.occupancyText(it.method, s.format) : "-";
-        std::printf("%-22s %5ux%-6u %-44s %10.1f %10.1f %8.1f %7.1f%% %8.1f %-9s %-28s %s\n", formatName(s.format).c_str(),
-                    s.width, s.height, it.method.name.c_str(), med, mn, gbs, pct, blitMedian / med, cleanText.c_str(),
+        const std::string occ = it.method.kind == Method::SinglePass ? b.occupancyText(it.method, *s.row) : "-";
+        // The speed-up over the blit chain where it was timed at this size (n/a in the report,
+        // empty in the CSV, null in the JSON where not: --methods, or a row it cannot make).
+        std::string speedup;
+        if (blitMedian > 0) {
+            std::ostringstream text;
+            text << blitMedian / med;
+            speedup = text.str();
+        }
+        char speedupText[32] = "n/a";
+        if (blitMedian > 0) std::snprintf(speedupText, sizeof speedupText, "%.1f", blitMedian / med);
+        std::printf("%-22s %5ux%-6u %-44s %10.1f %10.1f %8.1f %7.1f%% %8s %-9s %-28s %s\n", rowName(*s.row).c_str(),
+                    s.width, s.height, it.method.name.c_str(), med, mn, gbs, pct, speedupText, cleanText.c_str(),
                     occ.c_str(), check.c_str());
         csv << '"' << g.properties.deviceName << "\",\"" << driver.driverName << ' ' << driver.driverInfo << "\"," << date << ','
-            << formatName(s.format) << ',' << s.width << ',' << s.height << ',' << it.method.name << ',' << med << ',' << mn
-            << ',' << gbs << ',' << pct << ',' << blitMedian / med << ',' << check << ',' << it.worstError << ",\"" << occ
+            << rowName(*s.row) << ',' << s.width << ',' << s.height << ',' << it.method.name << ',' << med << ',' << mn
+            << ',' << gbs << ',' << pct << ',' << speedup << ',' << check << ',' << it.worstError << ",\"" << occ
             << "\"," << clean << ',' << it.us.size() << steadyCsv.str() << '\n';
-        json << (first ? "" : ",\n") << "    {\"format\": \"" << formatName(s.format) << "\", \"width\": " << s.width
+        json << (first ? "" : ",\n") << "    {\"format\": \"" << rowName(*s.row) << "\", \"width\": " << s.width
              << ", \"height\": " << s.height << ", \"method\": \"" << it.method.name << "\", \"median_us\": " << med
              << ", \"min_us\": " << mn << ", \"effective_gbs\": " << gbs << ", \"percent_of_floor\": " << pct
-             << ", \"speedup_vs_blit\": " << blitMedian / med << ", \"check\": \"" << check
+             << ", \"speedup_vs_blit\": " << (speedup.empty() ? "null" : speedup) << ", \"check\": \"" << check
              << "\", \"worst_error\": " << it.worstError << ", \"occupancy\": \"" << occ
              << "\", \"clean_timings\": " << clean << ", \"timings\": " << it.us.size() << "}";
         first = false;
@@ -1441,13 +1600,13 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
             f.close();
             written = written && bool(f);
         }
-        for (VkFormat f : lists.formats) {
+        for (const FormatChoice* f : lists.formats) {
             std::vector<std::string> sizeNames;
             for (auto [w, h] : lists.sizes) sizeNames.push_back(std::to_string(w) + "x" + std::to_string(h));
             std::vector<std::pair<std::string, std::vector<double>>> lines;
             for (size_t i = 1; i < items.size(); ++i) {
                 const Item& it = items[i];
-                if (subjects[it.subject].format != f) continue;
+                if (subjects[it.subject].row != f) continue;
                 auto line = std::find_if(lines.begin(), lines.end(), [&](auto& l) { return l.first == it.method.name; });
                 if (line == lines.end()) {
                     lines.push_back({it.method.name, {}});
@@ -1455,8 +1614,8 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
                 }
                 line->second.push_back(100.0 * subjects[it.subject].floorBytes / (median(it.timings.kept) * 1e-6) * 1e-9 / copyGBs);
             }
-            written = written && writeSvg(outDir + "/bench-" + formatName(f) + ".svg",
-                     formatName(f) + " on " + g.properties.deviceName + ": % of the copy floor (median)", sizeNames, lines);
+            written = written && writeSvg(outDir + "/bench-" + rowName(*f) + ".svg",
+                     rowName(*f) + " on " + g.properties.deviceName + ": % of the copy floor (median)", sizeNames, lines);
         }
         if (!written) {
             std::fprintf(stderr, "vkspd-bench: could not write every file under %s\n", outDir.c_str());
@@ -1484,7 +1643,7 @@ int main(int argc, char** argv) {
     }
 
     Bench bench;
-    bench.occupancy = queryOccupancyAlone(args.deviceIndex);
+    bench.occupancy = queryOccupancyAlone(args);
     if (int code = openBench(args, &bench); code >= 0) return code;
     Runner run(bench.g);
     Lists lists;

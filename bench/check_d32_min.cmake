@@ -1,0 +1,46 @@
+# ctest bench.d32_min: the Hi-Z row (--formats d32-min: an R32_SFLOAT Min pyramid whose level 0 is
+# copied from a D32_SFLOAT depth source) runs at an odd and a plain size, every method's output
+# checked bit-exactly against the CPU reference (exit code 0), each row timed in the CSV and the
+# JSON. The blit chain and one dispatch per level cannot make it, so they are absent and the
+# 'x blit' ratio is n/a (empty in the CSV, null in the JSON). A second run checks sampled texels
+# (the bench's own Min footprint reference) instead of every texel.
+# -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
+file(REMOVE_RECURSE ${DIR})
+set(common --formats d32-min --reps 2 --tiles none --copy-mib 8 --evict-mib 8)
+execute_process(COMMAND ${BENCH} ${common} --sizes 67x35,64x64 --cols 2 --out ${DIR}/out
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "bench.d32_min: exit ${rc}\n${out}\n${err}")
+endif()
+file(READ ${DIR}/out/bench.csv csv)
+file(READ ${DIR}/out/bench.json json)
+set(num "[0-9][0-9.e+-]*")
+foreach(size "67,35" "64,64")
+  string(REPLACE "," ", \"height\": " jsize "${size}")
+  foreach(method "stream \\(chain bytes\\)" "vkspd fp32 quad" "vkspd fp32 lds" "vkspd default \\([^,\n]*\\)"
+                 "vkspd fp32 quad cols 2")
+    # median, min, GB/s, % of floor, no ratio to a blit, the check.
+    if(NOT csv MATCHES ",R32_SFLOAT-Min-D32,${size},${method},${num},${num},${num},${num},,ok[^,\n]*,")
+      message(FATAL_ERROR "bench.d32_min: bench.csv has no timed, checked '${method}' row at ${size}:\n${csv}")
+    endif()
+    if(NOT json MATCHES "\"format\": \"R32_SFLOAT-Min-D32\", \"width\": ${jsize}, \"method\": \"${method}\", \"median_us\": ${num}, [^\n]*\"speedup_vs_blit\": null, \"check\": \"ok")
+      message(FATAL_ERROR "bench.d32_min: bench.json has no timed, checked '${method}' row at ${size}:\n${json}")
+    endif()
+  endforeach()
+endforeach()
+if(csv MATCHES "blit chain|dispatch per level|fp16")
+  message(FATAL_ERROR "bench.d32_min: a method that cannot make a Min pyramid was timed:\n${csv}")
+endif()
+if(NOT out MATCHES "R32_SFLOAT-Min-D32 +67x35 +vkspd fp32 quad +${num} +${num} +${num} +${num}% +n/a "
+   OR out MATCHES "nan|inf")
+  message(FATAL_ERROR "bench.d32_min: the report's 'x blit' column is not n/a:\n${out}")
+endif()
+if(NOT EXISTS ${DIR}/out/bench-R32_SFLOAT-Min-D32.svg)
+  message(FATAL_ERROR "bench.d32_min: bench-R32_SFLOAT-Min-D32.svg was not written")
+endif()
+execute_process(COMMAND ${BENCH} ${common} --sizes 67x35 --cols none --methods "fp32 lds" --sampled
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "prepared R32_SFLOAT-Min-D32 67x35: [^\n]*sampled texels"
+   OR NOT out MATCHES "R32_SFLOAT-Min-D32 +67x35 +vkspd fp32 lds [^\n]* ok\n")
+  message(FATAL_ERROR "bench.d32_min: --sampled gave exit ${rc}:\n${out}\n${err}")
+endif()
