@@ -3,7 +3,8 @@
 # checked bit-exactly against the CPU reference (exit code 0), each row timed in the CSV and the
 # JSON. The blit chain and one dispatch per level cannot make it, so they are absent and the
 # 'x blit' ratio is n/a (empty in the CSV, null in the JSON). A second run checks sampled texels
-# (the bench's own Min footprint reference) instead of every texel.
+# (the bench's own Min footprint reference) instead of every texel; a third, without --formats,
+# shows the row is in the default list.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 file(REMOVE_RECURSE ${DIR})
 set(common --formats d32-min --reps 2 --tiles none --copy-mib 8 --evict-mib 8)
@@ -43,4 +44,14 @@ execute_process(COMMAND ${BENCH} ${common} --sizes 67x35 --cols none --methods "
 if(NOT rc EQUAL 0 OR NOT out MATCHES "prepared R32_SFLOAT-Min-D32 67x35: [^\n]*sampled texels"
    OR NOT out MATCHES "R32_SFLOAT-Min-D32 +67x35 +vkspd fp32 lds [^\n]* ok\n")
   message(FATAL_ERROR "bench.d32_min: --sampled gave exit ${rc}:\n${out}\n${err}")
+endif()
+# It is in the default list: a run without --formats times it too, and --help names it.
+execute_process(COMMAND ${BENCH} --sizes 33x17 --methods default --cols none --tiles none --reps 1 --copy-mib 8
+                --evict-mib 8 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\nR32_SFLOAT-Min-D32 +33x17 +vkspd default [^\n]* ok\n")
+  message(FATAL_ERROR "bench.d32_min: a run without --formats gave exit ${rc} or no Hi-Z row:\n${out}\n${err}")
+endif()
+execute_process(COMMAND ${BENCH} --help OUTPUT_VARIABLE out)
+if(NOT out MATCHES "--formats LIST +comma-separated: [^\n]*d32-min")
+  message(FATAL_ERROR "bench.d32_min: --help does not name d32-min:\n${out}")
 endif()

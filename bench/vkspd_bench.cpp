@@ -79,9 +79,10 @@ const char* kUsageText =
     "R32_SFLOAT image made with Reduction::Min from a D32_SFLOAT depth image (depth in [0, 1])\n"
     "given as MipGenInfo::source: the dispatch copies it into level 0 and reduces the levels\n"
     "below. Its check covers level 0 too, bit-exact (Min and the copy); its methods are the\n"
-    "stream row (R32_SFLOAT's chain bytes), vkspd default, vkspd fp32 quad|lds and 'cols N' (no\n"
-    "blit chain or dispatch per level: they cannot make it, so 'x blit' is n/a). A device that\n"
-    "cannot sample D32_SFLOAT skips the row, saying so.\n"
+    "stream row, vkspd default, vkspd fp32 quad|lds and 'cols N' (no blit chain or dispatch per\n"
+    "level: they cannot make it, so 'x blit' is n/a). Its GB/s and stream row count the bytes of\n"
+    "the R32_SFLOAT chain, like the r32f row's (level 0 read, the other levels written; not the\n"
+    "copy's write of level 0). A device that cannot sample D32_SFLOAT skips the row, saying so.\n"
     "The occupancy column gives each single-pass variant's occupancy, the groups per SM and the\n"
     "resource that limits them (as vkspd --occupancy; 'computed' where the driver does not\n"
     "report registers, n/a where the device has no per-SM figures).\n"
@@ -1614,6 +1615,7 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
                 }
                 line->second.push_back(100.0 * subjects[it.subject].floorBytes / (median(it.timings.kept) * 1e-6) * 1e-9 / copyGBs);
             }
+            if (lines.empty()) continue;  // a row skipped on this device
             written = written && writeSvg(outDir + "/bench-" + rowName(*f) + ".svg",
                      rowName(*f) + " on " + g.properties.deviceName + ": % of the copy floor (median)", sizeNames, lines);
         }
