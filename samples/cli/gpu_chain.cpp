@@ -426,8 +426,14 @@ bool runBenchWarm(const BenchSetup& b, uint32_t runs, BenchResult* bench, std::s
 
 vkspd_tools::WarmupRule benchWarmupRule() { return vkspd_tools::WarmupRule{}; }
 
-bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, ChainResult* out,
-              std::string* reason, int* exitCode) {
+namespace {
+
+// planImage, then the library's own check of the request (describeDispatch checks a MipGenInfo
+// and makes nothing, so the image handle is a placeholder that is never used). A request the
+// library refuses only for its size on this device (the single pass's scratch past
+// maxStorageBufferRange) is an input too large for the device: kExitBadInput.
+bool checkRequest(const Gpu& g, vkspd::Context context, const ChainRequest& req, ChainResult* out,
+                  std::string* reason, int* exitCode) {
     *exitCode = kExitVulkan;
     vkspd::FormatInfo fi;
     if (!vkspd::getFormatInfo(req.format, &fi)) {
@@ -436,6 +442,30 @@ bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, Cha
     }
     const uint32_t levels = vkspd::fullMipCount(req.width, req.height);
     if (!planImage(g, req, fi, levels, out, reason, exitCode)) return false;
+    VkImage placeholder = VK_NULL_HANDLE;
+    std::memset(&placeholder, 0xFF, sizeof placeholder);
+    vkspd::DispatchDescription d;
+    if (vkspd::Result r = vkspd::describeDispatch(context, chainInfo(req, *out, placeholder, levels), &d); !r.ok()) {
+        *reason = r.message;
+        if (r.message.find("maxStorageBufferRange") != std::string::npos) *exitCode = kExitBadInput;
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool checkChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, std::string* reason, int* exitCode) {
+    ChainResult scratch;
+    return checkRequest(g, context, req, &scratch, reason, exitCode);
+}
+
+bool runChain(const Gpu& g, vkspd::Context context, const ChainRequest& req, ChainResult* out,
+              std::string* reason, int* exitCode) {
+    if (!checkRequest(g, context, req, out, reason, exitCode)) return false;
+    const uint32_t levels = vkspd::fullMipCount(req.width, req.height);
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(req.format, &fi);
 
     Resources res(g, context);
     void* mapped = nullptr;

@@ -71,8 +71,17 @@ struct ChainResult {
                                            // over dispatch.groupsX x groupsY.
 };
 
+// Whether `request` can run on `gpu` as runChain would run it, from its format and size alone
+// (request.level0 is not read): the image can be made, and the library takes the request (for
+// example, the single pass's scratch fits the device's maxStorageBufferRange). Nothing is made or
+// recorded, so an input can be refused before it is decoded. On failure returns false with
+// `reason` and `exitCode` set as runChain's.
+bool checkChain(const vkspd_tools::Gpu& gpu, vkspd::Context context, const ChainRequest& request,
+                std::string* reason, int* exitCode);
+
 // Runs `request` on `gpu`. On failure returns false with `reason` set (one line) and `exitCode`
-// set: kExitBadInput where the image is too large for the format on this device, else kExitVulkan.
+// set: kExitBadInput where the image is too large for the format on this device (checkChain),
+// else kExitVulkan.
 bool runChain(const vkspd_tools::Gpu& gpu, vkspd::Context context, const ChainRequest& request,
               ChainResult* result, std::string* reason, int* exitCode);
 

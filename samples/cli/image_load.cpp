@@ -499,6 +499,9 @@ bool loadImage(const uint8_t* data, size_t size, const LoadLimits& limits, Loade
                   " MiB decoded, over the limit of " + std::to_string(limits.maxDecodedBytes >> 20) + " MiB";
         return false;
     }
+    if (limits.accept && !limits.accept(uint32_t(w), uint32_t(h), sampleType, reason)) {
+        return false;
+    }
     // stb_image computes the size of its output, and of a PNG's inflated rows (the decoded image
     // and a filter byte a row, at most), in int, so it cannot decode 2 GiB or more: a valid
     // 16384x16384 16-bit RGBA PNG failed as if corrupt. Refused here with the rule instead.

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct LoadedImage {
 struct LoadLimits {
     uint32_t maxDimension = 16384;         // The device's maxImageDimension2D.
     uint64_t maxDecodedBytes = 1ull << 34; // Decoded RGBA bytes (guards the decoder's allocation).
+    // Asked once the header has given the size and sample type, before anything is decoded (the
+    // CLI: whether the device can make the chain at all); false refuses the image with `reason`.
+    std::function<bool(uint32_t width, uint32_t height, SampleType type, std::string* reason)> accept;
 };
 
 // Reads a whole file ("-": standard input), at most 2 GiB - 1 byte. On failure returns false and

@@ -109,6 +109,8 @@ public:
 
 private:
     bool processInto(size_t index, const Input& input, const std::string& outDir, FileReport* r);
+    // The chain of a `format` image of `width` x `height` as the options ask for it (no level 0).
+    ChainRequest chainRequest(VkFormat format, uint32_t width, uint32_t height) const;
     // Prints a line on standard output unless --quiet (or --json -).
     void say(const char* fmt, ...) __attribute__((format(printf, 2, 3)));
     bool fail(FileReport* r, int code, const std::string& reason);
@@ -150,15 +152,49 @@ bool Run::interrupted(FileReport* r) {
     return true;
 }
 
+ChainRequest Run::chainRequest(VkFormat format, uint32_t width, uint32_t height) const {
+    ChainRequest req;
+    req.format = format;
+    req.width = width;
+    req.height = height;
+    req.reduction = o_.reduction;
+    req.precision = o_.precision;
+    req.subgroupPath = o_.subgroupPath;
+    req.fetch = o_.fetch;
+    req.tuning = o_.tuning;
+    req.benchRuns = o_.benchRuns;
+    req.benchColdRuns = o_.benchColdRuns;
+    req.debugMap = !o_.orderMapPath.empty() || !o_.smMapPath.empty();
+    req.smBuiltins = g_.smBuiltins;
+    return req;
+}
+
 bool Run::processInto(size_t index, const Input& input, const std::string& outDir, FileReport* rp) {
     FileReport& r = *rp;
     const std::string& name = input.name;
 
-    // Load, checking the header against this device's limit before decoding.
+    // Load, checking the header against this device before decoding: its size limit, and whether
+    // the chain can be made at all (checkChain: for example, the single pass's scratch past the
+    // device's maxStorageBufferRange), so such an input costs no decoding or upload.
     progress_.update(index, name, "loading", 0.0);
     auto t = Clock::now();
     LoadedImage image;
+    int refusedCode = 0;
+    auto accept = [&](uint32_t width, uint32_t height, SampleType type, std::string* why) {
+        LoadedImage header;
+        header.type = type;
+        const VkFormat format = o_.format != VK_FORMAT_UNDEFINED ? o_.format : defaultFormat(header, o_);
+        int code = kExitVulkan;
+        if (checkChain(g_, context_, chainRequest(format, width, height), why, &code)) return true;
+        refusedCode = code;
+        return false;
+    };
     if (input.random) {
+        std::string why;
+        if (input.size.width <= g_.properties.limits.maxImageDimension2D &&
+            input.size.height <= g_.properties.limits.maxImageDimension2D &&
+            !accept(input.size.width, input.size.height, SampleType::U8, &why))
+            return fail(rp, refusedCode, why);
         makeRandom(input.size, &image);
         if (!image.pixels) return fail(rp, kExitBadInput, "out of memory for the random image");
         if (image.width > g_.properties.limits.maxImageDimension2D ||
@@ -175,7 +211,9 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
         if (interrupted(rp)) return false;
         LoadLimits limits;
         limits.maxDimension = g_.properties.limits.maxImageDimension2D;
-        if (!loadImage(file.data(), file.size(), limits, &image, &why)) return fail(rp, kExitBadInput, why);
+        limits.accept = accept;
+        if (!loadImage(file.data(), file.size(), limits, &image, &why))
+            return fail(rp, refusedCode ? refusedCode : kExitBadInput, why);
     }
     r.width = image.width;
     r.height = image.height;
@@ -201,20 +239,8 @@ bool Run::processInto(size_t index, const Input& input, const std::string& outDi
 
     // The chain on the device.
     progress_.update(index, name, "generating", 0.2);
-    ChainRequest req;
-    req.format = r.format;
-    req.width = r.width;
-    req.height = r.height;
+    ChainRequest req = chainRequest(r.format, r.width, r.height);
     req.level0 = &level0;
-    req.reduction = o_.reduction;
-    req.precision = o_.precision;
-    req.subgroupPath = o_.subgroupPath;
-    req.fetch = o_.fetch;
-    req.tuning = o_.tuning;
-    req.benchRuns = o_.benchRuns;
-    req.benchColdRuns = o_.benchColdRuns;
-    req.debugMap = !o_.orderMapPath.empty() || !o_.smMapPath.empty();
-    req.smBuiltins = g_.smBuiltins;
     {
         std::string why;
         int code = kExitVulkan;
