@@ -123,13 +123,27 @@ ivec2 levelOneTexel(ivec2 m, int j) { return m + 16 * blockOffset(j); }
         }                                                                                   \
     } while (false)
 
+layout(constant_id = VKSPD_SPEC_COPY_BASE) const bool kCopyBase = false;
+
 // Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
 // sample at the shared corner of its 2x2 (VKSPD_FLAG_LINEAR_FETCH; the sampler clamps to the
 // edge), or four texel fetches at coordinates clamped to the image. Texels past the image are
 // never stored, and an axis of one texel reads its only texel twice, which is its reduction.
+// With a MipGenInfo::source (kCopyBase, never with the linear fetch: the library does not pair
+// them here) each lane also stores the four texels it read into the base level, so the copy costs
+// no second read of the source.
 vec4 fetchSourceStep(ivec2 tile, ivec2 m, int j) {
     uvec2 s0 = levelExtent(0);
     ivec2 t = 2 * (tile * 32 + levelOneTexel(m, j));
+    if (kCopyBase) {
+        vec4 f[4];
+        [[unroll]] for (int q = 0; q < 4; ++q) {
+            ivec2 p = t + blockOffset(q);
+            f[q] = sourceTexel(min(p, ivec2(s0) - 1));
+            if (all(lessThan(p, ivec2(s0)))) storeLevel(0, p, f[q]);
+        }
+        return reduce4f(f[0], f[1], f[2], f[3]);
+    }
     // (A product with the reciprocal is within an ulp of the corner; the sampler keeps
     // subTexelPrecisionBits of it, so the weights stay exactly 1/2, as in vkspd.comp.)
     if ((pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u)

@@ -68,6 +68,10 @@ typedef uint32_t uint;
 // of runStage, so an elected group runs the code its SM has just run (VKSPD_FLAG_QUAD_LEVELS_1_2
 // chains); false keeps stage 0 a copy of its own, specialized for stage 0 (odd level 1).
 #define VKSPD_SPEC_ONE_SITE 1
+// vkspd_plain.comp: true where the dispatch reads a MipGenInfo::source, which stage 0 also copies
+// into the base level (VKSPD_FLAG_COPY_BASE is set as well); its pipelines are made per value, so
+// the kernel without a source carries no copy.
+#define VKSPD_SPEC_COPY_BASE 2
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).
 #define VKSPD_REDUCTION_AVERAGE 0

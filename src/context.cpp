@@ -337,7 +337,8 @@ void destroyContextObject(ContextT* c) {
     for (auto& byReduction : c->plainPipelines)
         for (auto& byPrecision : byReduction)
             for (auto& byFlavour : byPrecision)
-                for (VkPipeline p : byFlavour) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+                for (auto& byEncoding : byFlavour)
+                    for (VkPipeline p : byEncoding) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->customReductions)
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->levelPipelines) {
@@ -446,14 +447,18 @@ Result cachedEmbeddedPipeline(Context c, VkPipeline& slot, const SpirvBlob& blob
 // The VkSpecializationInfo of one boolean specialization constant (points into itself: not
 // copyable; it lives as long as the pipeline creation that reads it).
 struct BoolSpecialization {
-    VkBool32 value;
-    VkSpecializationMapEntry entry;
+    VkBool32 values[2];
+    VkSpecializationMapEntry entries[2];
     VkSpecializationInfo info{};
-    BoolSpecialization(uint32_t id, bool v) : value(v ? VK_TRUE : VK_FALSE), entry{id, 0, sizeof(VkBool32)} {
-        info.mapEntryCount = 1;
-        info.pMapEntries = &entry;
-        info.dataSize = sizeof(value);
-        info.pData = &value;
+    BoolSpecialization(uint32_t id, bool v) : BoolSpecialization(id, v, id, v, 1) {}
+    // Two constants, `id` and `id2`.
+    BoolSpecialization(uint32_t id, bool v, uint32_t id2, bool v2, uint32_t count = 2)
+        : values{v ? VK_TRUE : VK_FALSE, v2 ? VK_TRUE : VK_FALSE},
+          entries{{id, 0, sizeof(VkBool32)}, {id2, sizeof(VkBool32), sizeof(VkBool32)}} {
+        info.mapEntryCount = count;
+        info.pMapEntries = entries;
+        info.dataSize = count * sizeof(VkBool32);
+        info.pData = values;
     }
     BoolSpecialization(const BoolSpecialization&) = delete;
     BoolSpecialization& operator=(const BoolSpecialization&) = delete;
@@ -486,7 +491,8 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
                                   embeddedSpirv(reduction, fp16, quad), half, out, &specialization.info);
 }
 
-Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb) {
+Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
+                        bool copyBase) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
@@ -495,8 +501,8 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
-    const BoolSpecialization specialization(VKSPD_SPEC_SRGB, srgb);
-    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0],
+    const BoolSpecialization specialization(VKSPD_SPEC_SRGB, srgb, VKSPD_SPEC_COPY_BASE, copyBase);
+    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0][copyBase ? 1 : 0],
                                   embeddedPlainSpirv(reduction, fp16), half, out, &specialization.info);
 }
 

@@ -106,9 +106,10 @@ struct vkspd::ContextT {
     // [reduction][fp16][quad][half denormals preserved where the device can: 1 for formats with
     // half-float denormals, 0 for 8-bit ones][one call site of runStage: VKSPD_SPEC_ONE_SITE]
     VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2] = {};
-    // The plain-chain kernel: [reduction][fp16][half denormals][sRGB stores] (quad only; the
-    // encoding is a specialization constant of its module, VKSPD_SPEC_SRGB).
-    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2] = {};
+    // The plain-chain kernel: [reduction][fp16][half denormals][sRGB stores][base-level copy]
+    // (quad only; the encoding and the copy are specialization constants of its module,
+    // VKSPD_SPEC_SRGB and VKSPD_SPEC_COPY_BASE).
+    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2] = {};
     std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
     // Debug-map variants (debug.hpp, src/debug.cpp), created on first use.
     DebugPipelines debug;
@@ -186,9 +187,10 @@ Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool q
                           bool oneSite = false);
 // The plain-chain pipeline of a built-in reduction (quad), created on first use; `halfDenormals`
 // as for getComputePipeline; `srgb`: whether its stores encode to sRGB (formats whose encoding is
-// ChannelEncoding::Srgb8, written through their UNORM views).
+// ChannelEncoding::Srgb8, written through their UNORM views); `copyBase`: the dispatch reads a
+// MipGenInfo::source and copies it into the base level.
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
-                        bool halfDenormals = true, bool srgb = false);
+                        bool halfDenormals = true, bool srgb = false, bool copyBase = false);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

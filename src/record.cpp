@@ -114,15 +114,17 @@ Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
 }
 
 // Kernel::PlainChain only where shaders/vkspd_plain.comp computes the request: a plain chain
-// (Plan::plain), the quad path, a built-in reduction, no SourceImage (it has no base-level copy)
-// and no group-ID tiling (only the general kernel walks strips). Called on the single pass once
-// req->quad and req->groupColumns are known. Empty when allowed, else why not.
+// (Plan::plain), the quad path, a built-in reduction, no SourceImage read through the linear
+// sampler (it copies a source into the base level from the texels it loads) and no group-ID
+// tiling (only the general kernel walks strips). Called on the single pass once req->quad,
+// req->linearFetch and req->groupColumns are known. Empty when allowed, else why not.
 std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.plain)
         return "the mip range is not a plain chain: some level it reads has an odd extent (other than 1)";
     if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
     if (req.decision.reduction == VKSPD_REDUCTION_CUSTOM) return "it has no custom reductions";
-    if (req.hasSource) return "it does not read a MipGenInfo::source";
+    if (req.hasSource && req.linearFetch)
+        return "it copies a MipGenInfo::source from the texels it loads, not through Fetch::LinearSampler";
     if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
     return {};
 }
@@ -157,7 +159,6 @@ Result checkKernel(const Tuning& tuning, Request* req) {
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::PlainChain: " + refusal + "; use Kernel::General or Auto");
     }
     req->plainKernel = true;
-    // Stage 0 reads the image's own base level (the plain kernel takes no SourceImage).
     req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per, req->decision.format.bytesPerTexel);
     setTail(&req->plan, tuning.tailTiles, tuning.tailTilesPerGroup);
     return {};
@@ -557,7 +558,8 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
     if (map) return getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &b->pipeline);
     if (req.plainKernel)
         return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
-                                halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u);
+                                halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
+                                req.hasSource);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan));
 }

@@ -207,9 +207,10 @@ TEST_F(GpuTest, DepthSourceBuildsAConservativePyramid) {
         vkspd::FormatInfo dfi, cfi;
         vkspd::getFormatInfo(c.depth, &dfi);
         vkspd::getFormatInfo(c.color, &cfi);
-        // No axis a power of two (one lavapipe compile per case: see kSizes).
+        // Odd sizes (the general kernel) and one plain chain (the plain-chain kernel, which copies
+        // the depth from the texels it loads for level 1).
         for (const auto& s : {std::array<uint32_t, 2>{65, 63}, std::array<uint32_t, 2>{3, 5},
-                              std::array<uint32_t, 2>{130, 66}}) {
+                              std::array<uint32_t, 2>{130, 66}, std::array<uint32_t, 2>{128, 64}}) {
             const uint32_t w = s[0], hgt = s[1], layers = 2, levels = vkspd::fullMipCount(w, hgt);
             // A depth buffer as a renderer has it: an attachment that is also sampled.
             TestImage depth = h->createImage(c.depth, w, hgt, 1,
@@ -232,6 +233,9 @@ TEST_F(GpuTest, DepthSourceBuildsAConservativePyramid) {
             ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
             EXPECT_EQ(d.path, vkspd::Path::SinglePass);
             EXPECT_EQ(d.levelsWritten, levels - 1);
+            vkspd::ScheduleDescription schedule;
+            ASSERT_TRUE(vkspd::describeSchedule(h->context, info, &schedule).ok());
+            EXPECT_EQ(schedule.plainChain, h->quad && w == 128) << w << "x" << hgt;
             h->submit([&](VkCommandBuffer cmd) {
                 vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
                 EXPECT_TRUE(r.ok()) << r.message;

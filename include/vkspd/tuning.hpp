@@ -23,9 +23,10 @@ enum class Kernel {
     Auto,        ///< PlainChain wherever its rules allow it, General everywhere else (never an error).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
-                 ///< tiles (docs/DESIGN.md). Needs the quad path, a built-in reduction, no
-                 ///< SourceImage and groupColumns 0; elsewhere generateMips returns an error naming
-                 ///< the rule (VK_ERROR_FEATURE_NOT_PRESENT).
+                 ///< tiles (docs/DESIGN.md). Needs the quad path, a built-in reduction,
+                 ///< groupColumns 0, and a SourceImage (copied into the base level from the texels
+                 ///< it loads) only with Fetch::Load or Auto; elsewhere generateMips returns an
+                 ///< error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
     General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup.
 };
 
