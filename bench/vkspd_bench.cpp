@@ -74,7 +74,9 @@ const char* kUsageText =
     "options 'linear' (Fetch::LinearSampler, where the format allows it) and 'cols N' (group-ID\n"
     "tiling in strips of N tiles). Where the chain is plain (every level a 2x2 reduction), the\n"
     "plain-chain kernel (Kernel::PlainChain): vkspd plain fp16|fp32 linear|load with the\n"
-    "library's tiles per group, and 'vkspd plain ... tiles N' for each N of --tiles.\n"
+    "library's tiles per group, and 'vkspd plain ... tiles N' for each N of --tiles. Where the\n"
+    "halo-stage kernel takes the chain (Kernel::HaloStages: a plain prefix of two or more\n"
+    "levels, then an odd one), vkspd halo fp16|fp32 linear|load.\n"
     "The Hi-Z row (--formats d32-min, reported as R32_SFLOAT-Min-D32): a depth pyramid, an\n"
     "R32_SFLOAT image made with Reduction::Min from a D32_SFLOAT depth image (depth in [0, 1])\n"
     "given as MipGenInfo::source: the dispatch copies it into level 0 and reduces the levels\n"
@@ -1191,6 +1193,19 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
                 m.tuning.tilesPerGroup = n;
                 methods.push_back(m);
             }
+        }
+    }
+    // The halo-stage kernel (Kernel::HaloStages) where it takes the chain: FP16 (where the format
+    // allows it) and FP32, linear-sampler fetch (where allowed) and loads.
+    for (bool half : {true, false}) {
+        if (half && !fp16) continue;
+        for (bool lin : {true, false}) {
+            Method m{std::string("vkspd halo ") + (half ? "fp16" : "fp32") + (lin ? " linear" : " load"),
+                     Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
+                     vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
+            m.tuning.kernel = vkspd::Kernel::HaloStages;
+            vkspd::DispatchDescription hd;
+            if (vkspd::describeDispatch(context, infoFor(s, m), &hd).ok()) methods.push_back(m);
         }
     }
     return methods;

@@ -56,19 +56,22 @@ if(VKSPD_PLAIN_SHADER)
 else()
   set(VKSPD_PLAIN_SOURCE ${PROJECT_SOURCE_DIR}/shaders/vkspd_plain.comp)
 endif()
-function(vkspd_plain_variant name fp16 reduction)
+# The same source with VKSPD_HALO=1 is the halo-stage kernel (plain prefix, then halo stages).
+function(vkspd_plain_variant name fp16 reduction halo)
   set(out ${VKSPD_SHADER_DIR}/vkspd_plain_${name}.inc)
   # -I: an experiment's copy (VKSPD_PLAIN_SHADER) may lie outside shaders/ and still include.
   vkspd_glslc(OUT ${out} SOURCE ${VKSPD_PLAIN_SOURCE} DEPENDS ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON}
               COMMENT "vkspd_plain.comp (${name})"
-              FLAGS -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=${reduction}
+              FLAGS -DVKSPD_FP16=${fp16} -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=${reduction} -DVKSPD_HALO=${halo}
                     -I ${PROJECT_SOURCE_DIR}/shaders)
   set(VKSPD_SHADER_OUTPUTS ${VKSPD_SHADER_OUTPUTS} ${out} PARENT_SCOPE)
 endfunction()
 foreach(r RANGE 3)
   list(GET reductions ${r} rname)
-  vkspd_plain_variant(fp32_${rname} 0 ${r})
-  vkspd_plain_variant(fp16_${rname} 1 ${r})
+  vkspd_plain_variant(fp32_${rname} 0 ${r} 0)
+  vkspd_plain_variant(fp16_${rname} 1 ${r} 0)
+  vkspd_plain_variant(halo_fp32_${rname} 0 ${r} 1)
+  vkspd_plain_variant(halo_fp16_${rname} 1 ${r} 1)
 endforeach()
 
 # Debug variants for include/vkspd/debug.hpp (average only): a per-tile map at an extra binding,

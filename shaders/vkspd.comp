@@ -76,16 +76,6 @@ bool depY(int k) { return ((pc.stage[gStage].depMask >> uint(16 + k)) & 1u) != 0
 bool isLastStage() { return gStage + 1 >= int(pc.stages); }
 int stageLevels() { return min(VKSPD_TILE_LEVELS, int(pc.levels) - gLevelBase); }
 
-// Weights of the exact box filter (docs/FILTER.md) for destination texel g of a level whose
-// source axis has s texels; the taps are source texels 2g, 2g+1, 2g+2.
-vec3 axisWeights(uint s, int g) {
-    if (s == 1u) return vec3(1.0, 0.0, 0.0);
-    if ((s & 1u) == 0u) return vec3(0.5, 0.5, 0.0);
-    int d = int(s - 1u) >> 1;
-    float fs = float(s);
-    return vec3(float(d - g) / fs, float(d) / fs, float(g + 1) / fs);
-}
-
 uint recordOf(ivec2 tile) {
     return pc.stage[gStage].records +
            uint(tile.y * int(pc.stage[gStage].tilesX) + tile.x) * uint(VKSPD_RECORD_SIZE);

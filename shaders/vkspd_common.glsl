@@ -34,7 +34,11 @@ layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[
 // The same buffer as whole texels where they are 4 floats: one 16-byte access each (data offsets
 // are in texels from a 256-byte aligned start, so every vec4 is aligned).
 layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer DataV4 { vec4 data4[]; };
+#if defined(VKSPD_HALO) && VKSPD_HALO
+layout(push_constant) uniform Push { HaloPushConstants pc; };
+#else
 layout(push_constant) uniform Push { PushConstants pc; };
+#endif
 
 // --- Reductions (docs/FILTER.md) --------------------------------------------------------------
 // GLSL leaves min and max undefined when an operand is NaN; the reference propagates NaN like IEEE
@@ -76,6 +80,16 @@ vec4 rCombine(vec4 a, vec4 b) { return vkspdCombine(a, b); }
 #else
 #error "Unknown VKSPD_REDUCTION"
 #endif
+
+// Weights of the exact box filter (docs/FILTER.md) for destination texel g of a level whose
+// source axis has s texels; the taps are source texels 2g, 2g+1, 2g+2.
+vec3 axisWeights(uint s, int g) {
+    if (s == 1u) return vec3(1.0, 0.0, 0.0);
+    if ((s & 1u) == 0u) return vec3(0.5, 0.5, 0.0);
+    int d = int(s - 1u) >> 1;
+    float fs = float(s);
+    return vec3(float(d - g) / fs, float(d) / fs, float(g + 1) / fs);
+}
 
 // Channels that are Inf or NaN.
 uvec4 nonFinite(vec4 v) { return uvec4(isinf(v)) | uvec4(isnan(v)); }

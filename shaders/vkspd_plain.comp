@@ -38,6 +38,9 @@
 #if !VKSPD_QUAD
 #error "vkspd_plain.comp needs quad subgroup operations (VKSPD_QUAD=1)"
 #endif
+#ifndef VKSPD_HALO
+#define VKSPD_HALO 0
+#endif
 
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -58,8 +61,20 @@ layout(local_size_x = VKSPD_GROUP_SIZE) in;
 
 // Level 2 of a tile (16x16) and level 4 (4x4), two copies by tile parity: the next tile's levels
 // are written while the lanes that finish this one still read it, with one barrier per tile.
+// The halo-stage kernel keeps them in the pool its later stages use (VKSPD_HALO section below).
+#if VKSPD_HALO
+// Level 1 of a halo tile in two halves of at most 19 rows of 35 texels, then its level 2 (at most
+// 17x17): 954 texels, 15.3 KB at FP32 (Vulkan guarantees 16 KB of shared memory).
+#define VKSPD_HALO_HALF (35 * 19)
+shared VEC sPool[VKSPD_HALO_HALF + 17 * 17];
+#define LEVEL2(p, i) sPool[(p) * 256 + (i)]
+#define LEVEL4(p, i) sPool[512 + (p) * 16 + (i)]
+#else
 shared VEC sLevel2[2][256];
 shared VEC sLevel4[2][16];
+#define LEVEL2(p, i) sLevel2[p][i]
+#define LEVEL4(p, i) sLevel4[p][i]
+#endif
 // Whether this group's arrival completed the work behind a counter, by election parity (electAt).
 shared uint sElected[2];
 
@@ -113,6 +128,15 @@ ivec2 levelOneTexel(ivec2 m, int j) { return m + 16 * blockOffset(j); }
 // (FP16 variants only run formats whose values are, FormatInfo::fp16Capable), later stages' level
 // 1 is a mean of kept values that are, and every later level is a mean of such values at the
 // variant's precision (quadReducePairs and reduce4 scale before adding, so no sum overflows).
+// The halo-stage kernel runs only stage 0 through here, and keeps its last level (gPrefixLevels)
+// for stage 1 (KEEP_PREFIX).
+#if VKSPD_HALO
+int gPrefixLevels;
+#define KEEP_PREFIX(stage, k, at, v) \
+    if ((stage) == 0 && (k) == gPrefixLevels) storeData(keptTexel(pc.stage[0].kept, k, at), v)
+#else
+#define KEEP_PREFIX(stage, k, at, v)
+#endif
 #define STORE_LEVEL(stage, k, g, v)                                                         \
     do {                                                                                    \
         ivec2 at_ = (g);                                                                    \
@@ -120,6 +144,7 @@ ivec2 levelOneTexel(ivec2 m, int j) { return m + 16 * blockOffset(j); }
             if ((stage) == 0) storeLevelInRange(k, at_, v);                                 \
             else if ((stage) == 1) storeLevelInRange(VKSPD_TILE_LEVELS + (k), at_, v);      \
             else storeLevelInRange(2 * VKSPD_TILE_LEVELS + (k), at_, v);                    \
+            KEEP_PREFIX(stage, k, at_, v);                                                  \
         }                                                                                   \
     } while (false)
 
@@ -185,7 +210,7 @@ void stepLevels(int stage, int levels, ivec2 tile, ivec2 m, int j, vec4 v, int p
     if (((m.x | m.y) & 1) == 0) {
         ivec2 p2 = p1 >> 1;
         // With level 3 after it, level 2 goes to shared memory only: tailLevels stores it.
-        if (levels >= 3) sLevel2[parity][p2.y * 16 + p2.x] = r;
+        if (levels >= 3) LEVEL2(parity, p2.y * 16 + p2.x) = r;
         else STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(r));
     }
 }
@@ -206,19 +231,19 @@ void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity, bool q
     int base = VKSPD_TILE_LEVELS * stage;
     ivec2 p = mortonPosition(lane), o = blockOffset(q);
     ivec2 p2 = quadrant ? 8 * o + p : p;
-    STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(sLevel2[parity][p2.y * 16 + p2.x]));
+    STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(LEVEL2(parity, p2.y * 16 + p2.x)));
     if (lane >= (quadrant ? 16u : 64u)) return;
     ivec2 p3 = quadrant ? 4 * o + p : p;
     int i = 32 * p3.y + 2 * p3.x;
-    VEC v3 = reduce2x2(sLevel2[parity][i], sLevel2[parity][i + 1], sLevel2[parity][i + 16],
-                       sLevel2[parity][i + 17], levelExtent(base + 2));
+    VEC v3 = reduce2x2(LEVEL2(parity, i), LEVEL2(parity, i + 1), LEVEL2(parity, i + 16),
+                       LEVEL2(parity, i + 17), levelExtent(base + 2));
     STORE_LEVEL(stage, 3, tile * 8 + p3, vec4(v3));
     if (levels < 4) return;
     VEC v4 = quadReducePairs(v3, levelExtent(base + 3));
     if ((lane & 3u) == 0u) {
         ivec2 p4 = p3 >> 1;
         STORE_LEVEL(stage, 4, tile * 4 + p4, vec4(v4));
-        if (levels >= 5) sLevel4[parity][p4.y * 4 + p4.x] = v4;
+        if (levels >= 5) LEVEL4(parity, p4.y * 4 + p4.x) = v4;
     }
 }
 
@@ -237,8 +262,8 @@ void levelsFiveSix(int stage, int levels, ivec2 tile, uint lane, int parity, boo
     int base = VKSPD_TILE_LEVELS * stage;
     ivec2 p = mortonPosition(lane - kKeeper);
     int i = 8 * p.y + 2 * p.x;
-    VEC v5 = reduce2x2(sLevel4[parity][i], sLevel4[parity][i + 1], sLevel4[parity][i + 4],
-                       sLevel4[parity][i + 5], levelExtent(base + 4));
+    VEC v5 = reduce2x2(LEVEL4(parity, i), LEVEL4(parity, i + 1), LEVEL4(parity, i + 4),
+                       LEVEL4(parity, i + 5), levelExtent(base + 4));
     STORE_LEVEL(stage, 5, tile * 2 + p, vec4(v5));
     if (levels < 6) return;
     vec4 v6 = vec4(quadReducePairs(v5, levelExtent(base + 5)));
@@ -263,6 +288,7 @@ bool electAt(uint counter, uint count, uint target, uint arriving, uint lane, bo
     return true;
 }
 
+#if !VKSPD_HALO
 // The quadrant (y * 2 + x) of its tile of stage `stage` + 1 that kept texel `g` of stage `stage`
 // lies in: each tile of a later stage is reduced per 32x32 quadrant of its source.
 int quadrantOf(ivec2 g) { return ((g.y & 63) >> 5) * 2 + ((g.x & 63) >> 5); }
@@ -280,6 +306,7 @@ bool electQuadrant(int stage, ivec2 g, uint count, uint lane, inout uint slot) {
                    4u * (uint(tile.y) * pc.stage[stage + 1].tilesX + uint(tile.x)) + uint(q);
     return electAt(counter, count, inside.x * inside.y, kKeeper, lane, false, slot);
 }
+#endif
 
 // The first stage-0 tile of this workgroup's strip and its length `per` (Plan::tailRow): workgroup
 // (x, y) takes strip x, of pc.tilesPerGroup tiles, of tile row y before the tail row; from there
@@ -296,6 +323,41 @@ ivec2 stripOf(out int per) {
     return ivec2(int(((d & ((1u << shift) - 1u)) * gl_NumWorkGroups.x + x) * tailPer), int(tailRow + (d >> shift)));
 }
 
+// Stage 0 on tiles first .. first + count - 1 of a row, levels 1 .. `levels`; with `keep`, lane
+// kKeeper keeps each tile's level-6 texel for stage 1. The fetches of a step go out two steps
+// before it is reduced (a and b alternate), so the next tile's first two are in flight through
+// this tile's last steps and its barrier.
+void stageZeroStrip(ivec2 first, int count, int levels, uint lane, ivec2 m, bool keep) {
+    vec4 a = fetchSourceStep(first, m, 0), b = fetchSourceStep(first, m, 1);
+    for (int i = 0; i < count; ++i) {
+        ivec2 tile = first + ivec2(i, 0);
+        ivec2 ahead = tile + ivec2(i + 1 < count ? 1 : 0, 0);
+        int parity = i & 1;
+        vec4 v = a;
+        a = fetchSourceStep(tile, m, 2);
+        stepLevels(0, levels, tile, m, 0, v, parity);
+        v = b;
+        b = fetchSourceStep(tile, m, 3);
+        stepLevels(0, levels, tile, m, 1, v, parity);
+        v = a;
+        if (i + 1 < count) a = fetchSourceStep(ahead, m, 0);
+        stepLevels(0, levels, tile, m, 2, v, parity);
+        v = b;
+        if (i + 1 < count) b = fetchSourceStep(ahead, m, 1);
+        stepLevels(0, levels, tile, m, 3, v, parity);
+        if (levels < 3) continue;
+        barrier();
+        // Levels 5 and 6 of the previous tile, whose level 4 the barrier above made visible.
+        if (i > 0 && levels >= 5) levelsFiveSix(0, levels, tile - ivec2(1, 0), lane, parity ^ 1, keep, pc.stage[0].kept);
+        tailLevels(0, levels, tile, lane, parity, false, 0);
+    }
+    if (levels >= 5) {
+        barrier();
+        levelsFiveSix(0, levels, first + ivec2(count - 1, 0), lane, (count - 1) & 1, keep, pc.stage[0].kept);
+    }
+}
+
+#if !VKSPD_HALO
 void main() {
     gLayer = int(gl_WorkGroupID.z);
     gCounterBase = uint(gLayer) * pc.countersPerLayer;
@@ -315,41 +377,12 @@ void main() {
     uint slot = 0u;   // electAt's sElected slot
     for (int phase = (gl_WorkGroupID.xy == uvec2(0) && next) ? 0 : 1; phase < 2; ++phase) {
         if (phase == 1) {
-            // Stage 0: tiles first .. first + count - 1 of a row. The fetches of a step go out two steps
-            // before it is reduced (a and b alternate), so the next tile's first two are in flight
-            // through this tile's last steps and its barrier.
+            // Stage 0: tiles first .. first + count - 1 of a row.
             int per;
             ivec2 first = stripOf(per);
             int count = min(per, int(pc.stage[0].tilesX) - first.x);
             if (count <= 0) return;  // past the row: a tail row has more strips than tilesX needs
-            int levels = min(VKSPD_TILE_LEVELS, int(pc.levels));
-            vec4 a = fetchSourceStep(first, m, 0), b = fetchSourceStep(first, m, 1);
-            for (int i = 0; i < count; ++i) {
-                ivec2 tile = first + ivec2(i, 0);
-                ivec2 ahead = tile + ivec2(i + 1 < count ? 1 : 0, 0);
-                int parity = i & 1;
-                vec4 v = a;
-                a = fetchSourceStep(tile, m, 2);
-                stepLevels(0, levels, tile, m, 0, v, parity);
-                v = b;
-                b = fetchSourceStep(tile, m, 3);
-                stepLevels(0, levels, tile, m, 1, v, parity);
-                v = a;
-                if (i + 1 < count) a = fetchSourceStep(ahead, m, 0);
-                stepLevels(0, levels, tile, m, 2, v, parity);
-                v = b;
-                if (i + 1 < count) b = fetchSourceStep(ahead, m, 1);
-                stepLevels(0, levels, tile, m, 3, v, parity);
-                if (levels < 3) continue;
-                barrier();
-                // Levels 5 and 6 of the previous tile, whose level 4 the barrier above made visible.
-                if (i > 0 && levels >= 5) levelsFiveSix(0, levels, tile - ivec2(1, 0), lane, parity ^ 1, next, pc.stage[0].kept);
-                tailLevels(0, levels, tile, lane, parity, false, 0);
-            }
-            if (levels >= 5) {
-                barrier();
-                levelsFiveSix(0, levels, first + ivec2(count - 1, 0), lane, (count - 1) & 1, next, pc.stage[0].kept);
-            }
+            stageZeroStrip(first, count, min(VKSPD_TILE_LEVELS, int(pc.levels)), lane, m, next);
             if (!next) return;
             // The strip lies in one quadrant of a 64x64 block of tiles (tilesPerGroup divides 32);
             // lane kKeeper made and kept its `count` level-6 texels, so its release covers them.
@@ -385,7 +418,7 @@ void main() {
                 ivec2 g5 = tile * 2 + blockOffset(int(lane - kKeeper) & 3);
                 if (lane >= kKeeper) {
                     int i = 8 * (g5.y & 1) + 2 * (g5.x & 1);
-                    v5 = reduce2x2(sLevel4[0][i], sLevel4[0][i + 1], sLevel4[0][i + 4], sLevel4[0][i + 5],
+                    v5 = reduce2x2(LEVEL4(0, i), LEVEL4(0, i + 1), LEVEL4(0, i + 4), LEVEL4(0, i + 5),
                                    levelExtent(base + 4));
                     if (lane == kKeeper + uint(q)) STORE_LEVEL(stage, 5, g5, vec4(v5));
                 }
@@ -424,3 +457,205 @@ void main() {
         barrier();
     }
 }
+#else
+// --- Halo stages (VKSPD_HALO) -------------------------------------------------------------------
+// Stage 0 is a plain prefix: stageZeroStrip makes levels 1 .. P (gPrefixLevels, every one a plain
+// 2x2 reduction) and keeps level P (STORE_LEVEL). Each later stage s reads 64x64 tiles of the
+// level the stage before kept, plus a right and bottom halo of hx, hy texels (HaloStagePush),
+// and makes its levels 1 .. d wholly in shared memory: each level a little wider than the tile's
+// own texels (h(k) = 2 h(k+1) + odd(extent k): exactly what the levels below need), only the own
+// texels stored. Every texel is made by one group from complete inputs, as the CPU reference
+// makes it (docs/FILTER.md): nothing depends on the tiling, and Min, Max and MinMax need nothing
+// of their own. Each tile of stage s has one footprint counter: the texels of its source region
+// (its own 64x64 and its halo); every producer (a stage-0 strip, a tile of stage s - 1) arrives
+// at up to four with the texels it made there, and the arrival that completes a footprint elects
+// its group to run the tile. No group ever waits for another.
+
+// Whether the arrival of lane w (0..3) of arriveFootprints completed its footprint.
+shared uint sElectedTile[4];
+// Tiles this group was elected for and has not run yet: (stage, tile x, tile y), the same in
+// every lane. A group runs each tile before the ones its arrivals add, so at most four per stage
+// are pending.
+ivec3 gPending[4 * VKSPD_HALO_MAX_STAGES];
+int gPendingCount = 0;
+
+int haloFirst(int s) { return int(pc.stage[s].shape & 31u); }
+int haloLevels(int s) { return int((pc.stage[s].shape >> 8u) & 7u); }
+ivec2 haloOf(int s) { return ivec2(uvec2(pc.stage[s].shape >> 16u, pc.stage[s].shape >> 24u) & 15u); }
+// The 64x64 tiles of a level of `extent`.
+ivec2 tilesOf(uvec2 extent) { return ivec2((extent + uvec2(VKSPD_TILE - 1)) / uvec2(VKSPD_TILE)); }
+
+// Lanes 0..3: a producer made texels [lo, hi) of the source level of stage s (a block inside one
+// 64x64 tile T0 of that stage); lane w counts those that lie in the footprint of tile
+// T0 - (w & 1, w >> 1) (T0 itself, then the left, upper and upper-left neighbours, whose halo
+// reaches into T0) and sets sElectedTile[w] when its arrival completes it. Call after a barrier
+// that orders the made texels (releaseBarrier); arriveFootprints then reads the flags.
+void arriveAt(int s, ivec2 lo, ivec2 hi, uint lane) {
+    if (lane >= 4u) return;
+    sElectedTile[lane] = 0u;
+    if (any(greaterThanEqual(lo, hi))) return;
+    ivec2 shift = ivec2(int(lane & 1u), int(lane >> 1u));
+    ivec2 t0 = lo / VKSPD_TILE, t = t0 - shift;
+    ivec2 end = mix(hi, min(hi, t0 * VKSPD_TILE + haloOf(s)), bvec2(shift));
+    ivec2 n = end - lo;
+    if (any(lessThan(t, ivec2(0))) || any(lessThanEqual(n, ivec2(0)))) return;
+    uvec2 extent = levelExtent(haloFirst(s) - 1);
+    ivec2 origin = t * VKSPD_TILE;
+    uvec2 footprint = uvec2(min(origin + VKSPD_TILE + haloOf(s), ivec2(extent)) - origin);
+    uint counter = gCounterBase + pc.stage[s].counters + uint(t.y * tilesOf(extent).x + t.x);
+    if (arrive(counter, uint(n.x * n.y), footprint.x * footprint.y)) sElectedTile[lane] = 1u;
+}
+
+// arriveAt, then every lane queues the tiles the arrivals completed (gPending).
+void arriveFootprints(int s, ivec2 lo, ivec2 hi, uint lane) {
+    arriveAt(s, lo, hi, lane);
+    barrier();
+    for (int w = 3; w >= 0; --w)
+        if (sElectedTile[w] != 0u) gPending[gPendingCount++] = ivec3(s, lo / VKSPD_TILE - ivec2(w & 1, w >> 1));
+}
+
+// Joins the workgroup and orders every thread's earlier data-buffer and shared-memory accesses
+// before every thread's later ones: the kept texels before the releasing arrivals (as in
+// vkspd.comp: coherent stores need no device-scope fence of their own).
+void releaseBarrier() {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
+}
+
+// Rows [r0, r1) of level `level` (relative to the base) of a halo tile's region, which starts at
+// texel `o` and is `n` texels wide, into sPool[at + (row - r0) * n.x + column]. Each texel is the
+// exact reduction of its two or three taps per axis in the level above: the kept texels of the
+// stage before (`fromKept`, at data texel `kept`), else sPool[above + (row - aboveRow) * aboveWidth
+// + column] relative to the region above, which starts at 2 * o. Texels of rows [s0, s1) that
+// the tile owns (column and row below `own`) go to the image, and with `keep` to the data buffer
+// at `keepAt` for the next stage.
+void haloRows(int level, ivec2 o, int width, int own, int r0, int r1, int at, bool fromKept, uint kept,
+              int above, int aboveRow, int aboveWidth, int s0, int s1, bool keep, uint keepAt, uint lane) {
+    uvec2 sAbove = levelExtent(level - 1);
+    int count = (r1 - r0) * width;
+    // A fixed number of rounds with a test, not a loop that each lane leaves after its own count:
+    // with that loop, lavapipe (Mesa 22.3, LLVM 15) computed wrong texels in the second tile a
+    // group ran (docs/PERFORMANCE.md).
+    [[unroll]] for (int r = 0; r < (VKSPD_HALO_HALF + VKSPD_GROUP_SIZE - 1) / VKSPD_GROUP_SIZE; ++r) {
+        int i = int(lane) + r * VKSPD_GROUP_SIZE;
+        if (i >= count) continue;
+        ivec2 l = ivec2(i % width, r0 + i / width), g = o + l;
+        vec3 wx = axisWeights(sAbove.x, g.x), wy = axisWeights(sAbove.y, g.y);
+        vec4 acc = rIdentity();
+        uvec4 special = uvec4(0u);
+        for (int b = 0; b < 3; ++b) {
+            if (wy[b] == 0.0) continue;
+            vec4 row = rIdentity();
+            for (int a = 0; a < 3; ++a) {
+                if (wx[a] == 0.0) continue;
+                ivec2 p = 2 * l + ivec2(a, b);
+                vec4 value = fromKept ? loadKept(keptTexel(kept, level - 1, 2 * o + p))
+                                      : vec4(sPool[above + (p.y - aboveRow) * aboveWidth + p.x]);
+                special |= nonFinite(value);
+                row = rAccumulate(row, value, wx[a]);
+            }
+            acc = rAccumulate(acc, row, wy[b]);
+        }
+        VEC v = toReal(finishReduce(acc, special));
+        sPool[at + i] = v;
+        if (l.x < own && l.y < own && l.y >= s0 && l.y < s1) {
+            storeLevelInRange(level, g, vec4(v));
+            if (keep) storeData(keptTexel(keepAt, level, g), vec4(v));
+        }
+    }
+}
+
+// The region of a halo tile at a level: own texels from `o` (VKSPD_TILE >> k per axis at the
+// stage's k-th level) and the halo after them, clipped to the level.
+ivec2 haloRegion(int level, ivec2 o, int own, ivec2 h) {
+    return max(min(ivec2(own) + h, ivec2(levelExtent(level)) - o), ivec2(0));
+}
+
+// The halo one level down: h(k + 1) = (h(k) - odd(extent k)) / 2, exact where the planner built
+// the halo forwards from 0 at the stage's last level; 0 on an axis of one tile, which holds the
+// whole level (the planner gives it no halo). `level` is the level of h.
+ivec2 haloBelow(int level, ivec2 h) {
+    uvec2 e = levelExtent(level);
+    return max((h - ivec2(greaterThan(e, uvec2(1u))) * ivec2(e & 1u)) >> 1, ivec2(0));
+}
+
+// Tile t of halo stage s: its levels, then its arrivals at the next stage's footprints.
+void haloTile(int s, ivec2 t, uint lane) {
+    int first = haloFirst(s), d = haloLevels(s);
+    bool last = s + 1 >= int(pc.stages);
+    uint keptIn = pc.stage[s - 1].kept, keptOut = pc.stage[s].kept;
+    // Level 1 of the stage (up to 35x35) in two halves of at most 19 rows at the start of the
+    // pool; level 2 (up to 17x17) after them, its first half made from the first half of level 1
+    // (its rows r read rows 2r .. 2r + 2) before the second half of level 1 takes its place.
+    ivec2 h1 = haloBelow(first - 1, haloOf(s)), h2 = haloBelow(first, h1);
+    int own1 = VKSPD_TILE >> 1, own2 = VKSPD_TILE >> 2;
+    ivec2 o1 = t * own1, o2 = t * own2;
+    ivec2 n1 = haloRegion(first, o1, own1, h1), n2 = d > 1 ? haloRegion(first + 1, o2, own2, h2) : ivec2(0);
+    bool keep1 = d == 1 && !last, keep2 = d == 2 && !last;
+    if (n2.y == 0) {
+        int split = min(n1.y, 19);
+        haloRows(first, o1, n1.x, own1, 0, split, 0, true, keptIn, 0, 0, 0, 0, split, keep1, keptOut, lane);
+        barrier();
+        haloRows(first, o1, n1.x, own1, split, n1.y, 0, true, keptIn, 0, 0, 0, split, n1.y, keep1, keptOut, lane);
+        if (d > 1) return;  // nothing of this tile below level 1 (it lies at the level's edge)
+    } else {
+        int m = (n2.y + 1) / 2;
+        haloRows(first, o1, n1.x, own1, 0, min(2 * m + 1, n1.y), 0, true, keptIn, 0, 0, 0, 0, 2 * m, keep1, keptOut,
+                 lane);
+        barrier();
+        haloRows(first + 1, o2, n2.x, own2, 0, m, VKSPD_HALO_HALF, false, 0u, 0, 0, n1.x, 0, m, keep2, keptOut, lane);
+        barrier();
+        haloRows(first, o1, n1.x, own1, 2 * m, n1.y, 0, true, keptIn, 0, 0, 0, 2 * m, n1.y, keep1, keptOut, lane);
+        barrier();
+        haloRows(first + 1, o2, n2.x, own2, m, n2.y, VKSPD_HALO_HALF + m * n2.x, false, 0u, 0, 2 * m, n1.x, m, n2.y,
+                 keep2, keptOut, lane);
+    }
+    barrier();
+    // Levels 3 and up (at most 8x8: the halo is 0 from there), between the pool's two parts.
+    ivec2 h = h2;
+    int above = VKSPD_HALO_HALF, aboveWidth = n2.x;
+    for (int k = 3; k <= d; ++k) {
+        int level = first + k - 1, own = VKSPD_TILE >> k, at = above == 0 ? VKSPD_HALO_HALF : 0;
+        h = haloBelow(level - 1, h);
+        ivec2 o = t * own, n = haloRegion(level, o, own, h);
+        haloRows(level, o, n.x, own, 0, n.y, at, false, 0u, above, 0, aboveWidth, 0, n.y, k == d && !last, keptOut,
+                 lane);
+        barrier();
+        above = at;
+        aboveWidth = n.x;
+    }
+    if (last) return;
+    releaseBarrier();
+    int own = VKSPD_TILE >> d;
+    ivec2 lo = t * own;
+    arriveFootprints(s + 1, lo, min(lo + own, ivec2(levelExtent(first + d - 1))), lane);
+}
+
+void main() {
+    gLayer = int(gl_WorkGroupID.z);
+    gCounterBase = uint(gLayer) * pc.countersPerLayer;
+    gDataBase = uint(gLayer) * pc.dataPerLayer;
+    uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    gPrefixLevels = haloLevels(0);
+
+    // Stage 0: the plain prefix on this group's strip (stripOf), which lies in one tile of stage 1
+    // (the planner keeps strips within 2^P tiles).
+    int per;
+    ivec2 first = stripOf(per);
+    int count = min(per, tilesOf(levelExtent(0)).x - first.x);
+    if (count <= 0) return;
+    stageZeroStrip(first, count, gPrefixLevels, lane, mortonPosition(lane), false);
+    releaseBarrier();
+    int q = VKSPD_TILE >> gPrefixLevels;
+    ivec2 lo = first * q;
+    arriveFootprints(1, lo, min(lo + ivec2(count * q, q), ivec2(levelExtent(gPrefixLevels))), lane);
+
+    // The tiles this group's arrivals completed, last queued first.
+    while (gPendingCount > 0) {
+        ivec3 w = gPending[--gPendingCount];
+        // What the producers released, for the nonprivate loads of the kept texels.
+        memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease | gl_SemanticsMakeVisible);
+        haloTile(w.x, w.yz, lane);
+    }
+}
+#endif

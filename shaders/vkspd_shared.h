@@ -114,6 +114,39 @@ struct PushConstants {
                              // workgroups are numbered row-major over (x, y) of the dispatch
 };
 
+// vkspd_plain.comp built with VKSPD_HALO=1, the halo-stage kernel (docs/DESIGN.md, "Halo
+// stages"): stage 0 is a plain prefix (levels 1..P of the base, every one a 2x2 reduction), each
+// later stage s reads 64x64 tiles of the level the stage before kept, plus a right and bottom
+// halo of at most VKSPD_HALO_MAX texels per axis, and makes its levels alone in shared memory.
+#define VKSPD_HALO_MAX_STAGES 5
+#define VKSPD_HALO_MAX 7
+
+// One stage of the halo-stage kernel. `shape`: bits 0-4 the first level it writes (relative to
+// the base), bits 8-10 how many (1..6), bits 16-19 and 24-27 the halo of its source along x and
+// y, in texels of the source (0 for stage 0 and for a last stage whose source is one tile).
+// Tile counts are not carried: a stage's tiles are the 64x64 tiles of its source level.
+struct HaloStagePush {
+    uint shape;
+    uint counters;  // uint offset: one footprint counter per tile (row-major; stages s >= 1)
+    uint kept;      // texel offset: the stage's last level, for the next stage (if any)
+};
+
+// The halo-stage kernel's push constants: the fields it shares with PushConstants by name, then
+// its stages (the plain prefix's strip fields as there).
+struct HaloPushConstants {
+    uint extentX;
+    uint extentY;
+    uint levels;
+    uint stages;             // 2 .. VKSPD_HALO_MAX_STAGES
+    uint flags;
+    uint channels;
+    uint countersPerLayer;
+    uint dataPerLayer;
+    uint tilesPerGroup;      // stage-0 tiles per workgroup (PushConstants::tilesPerGroup)
+    uint tail;               // PushConstants::tail
+    HaloStagePush stage[VKSPD_HALO_MAX_STAGES];
+};
+
 #ifdef __cplusplus
 }  // namespace shader
 }  // namespace vkspd

@@ -338,7 +338,8 @@ void destroyContextObject(ContextT* c) {
         for (auto& byPrecision : byReduction)
             for (auto& byFlavour : byPrecision)
                 for (auto& byEncoding : byFlavour)
-                    for (VkPipeline p : byEncoding) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+                    for (auto& byCopy : byEncoding)
+                        for (VkPipeline p : byCopy) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->customReductions)
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->levelPipelines) {
@@ -492,7 +493,7 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
-                        bool copyBase) {
+                        bool copyBase, bool halo) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
@@ -502,8 +503,8 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
     const BoolSpecialization specialization(VKSPD_SPEC_SRGB, srgb, VKSPD_SPEC_COPY_BASE, copyBase);
-    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0][copyBase ? 1 : 0],
-                                  embeddedPlainSpirv(reduction, fp16), half, out, &specialization.info);
+    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0][copyBase ? 1 : 0][halo ? 1 : 0],
+                                  embeddedPlainSpirv(reduction, fp16, halo), half, out, &specialization.info);
 }
 
 Result getLevelPipeline(Context c, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline) {

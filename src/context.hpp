@@ -29,8 +29,9 @@ struct SpirvBlob {
 };
 // reduction: VKSPD_REDUCTION_* below CUSTOM.
 SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad);
-// The plain-chain kernel (shaders/vkspd_plain.comp, quad only) of a built-in reduction.
-SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16);
+// The plain-chain kernel (shaders/vkspd_plain.comp, quad only) of a built-in reduction, or with
+// `halo` the halo-stage kernel built from it.
+SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo = false);
 SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.hpp's map variants
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
@@ -109,7 +110,7 @@ struct vkspd::ContextT {
     // The plain-chain kernel: [reduction][fp16][half denormals][sRGB stores][base-level copy]
     // (quad only; the encoding and the copy are specialization constants of its module,
     // VKSPD_SPEC_SRGB and VKSPD_SPEC_COPY_BASE).
-    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2] = {};
+    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2][2] = {};  // [...][halo]
     std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
     // Debug-map variants (debug.hpp, src/debug.cpp), created on first use.
     DebugPipelines debug;
@@ -190,7 +191,8 @@ Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool q
 // ChannelEncoding::Srgb8, written through their UNORM views); `copyBase`: the dispatch reads a
 // MipGenInfo::source and copies it into the base level.
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
-                        bool halfDenormals = true, bool srgb = false, bool copyBase = false);
+                        bool halfDenormals = true, bool srgb = false, bool copyBase = false,
+                        bool halo = false);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

@@ -78,6 +78,30 @@ const uint32_t kPlainFp32MinMax[] =
 const uint32_t kPlainFp16MinMax[] =
 #include "vkspd_plain_fp16_minmax.inc"
     ;
+const uint32_t kHaloFp32Average[] =
+#include "vkspd_plain_halo_fp32_average.inc"
+    ;
+const uint32_t kHaloFp16Average[] =
+#include "vkspd_plain_halo_fp16_average.inc"
+    ;
+const uint32_t kHaloFp32Min[] =
+#include "vkspd_plain_halo_fp32_min.inc"
+    ;
+const uint32_t kHaloFp16Min[] =
+#include "vkspd_plain_halo_fp16_min.inc"
+    ;
+const uint32_t kHaloFp32Max[] =
+#include "vkspd_plain_halo_fp32_max.inc"
+    ;
+const uint32_t kHaloFp16Max[] =
+#include "vkspd_plain_halo_fp16_max.inc"
+    ;
+const uint32_t kHaloFp32MinMax[] =
+#include "vkspd_plain_halo_fp32_minmax.inc"
+    ;
+const uint32_t kHaloFp16MinMax[] =
+#include "vkspd_plain_halo_fp16_minmax.inc"
+    ;
 const uint32_t kDebugFp32Lds[] =
 #include "vkspd_debug_fp32_lds.inc"
     ;
@@ -138,6 +162,13 @@ const SpirvBlob kDebug[2][2][2] = {
     {{BLOB(kDebugFp32Lds), BLOB(kDebugFp32Quad)}, {BLOB(kDebugFp16Lds), BLOB(kDebugFp16Quad)}},
     {{BLOB(kDebugFp32LdsSm), BLOB(kDebugFp32QuadSm)}, {BLOB(kDebugFp16LdsSm), BLOB(kDebugFp16QuadSm)}},
 };
+// [reduction][fp16]: vkspd_plain.comp built with VKSPD_HALO
+const SpirvBlob kHalo[4][2] = {
+    {BLOB(kHaloFp32Average), BLOB(kHaloFp16Average)},
+    {BLOB(kHaloFp32Min), BLOB(kHaloFp16Min)},
+    {BLOB(kHaloFp32Max), BLOB(kHaloFp16Max)},
+    {BLOB(kHaloFp32MinMax), BLOB(kHaloFp16MinMax)},
+};
 #undef BLOB
 
 }  // namespace
@@ -146,8 +177,8 @@ SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad) {
     return kCompute[reduction < 4 ? reduction : 0][fp16 ? 1 : 0][quad ? 1 : 0];
 }
 
-SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16) {
-    return kPlain[reduction < 4 ? reduction : 0][fp16 ? 1 : 0];
+SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo) {
+    return (halo ? kHalo : kPlain)[reduction < 4 ? reduction : 0][fp16 ? 1 : 0];
 }
 
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins) {

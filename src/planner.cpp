@@ -8,6 +8,8 @@ namespace vkspd {
 
 // Vulkan guarantees 128 bytes of push constants (maxPushConstantsSize).
 static_assert(sizeof(shader::PushConstants) <= 128, "push constants beyond Vulkan's guaranteed 128 bytes");
+// Both kernels run with one pipeline layout, whose range is sizeof(PushConstants).
+static_assert(sizeof(shader::HaloPushConstants) <= sizeof(shader::PushConstants), "halo push constants past the layout's range");
 
 namespace {
 
@@ -25,6 +27,78 @@ uint32_t dependencyMask(uint32_t extent, uint32_t first, uint32_t levels) {
 }
 
 uint32_t tilesFor(uint32_t extent) { return (extent + VKSPD_TILE - 1) / VKSPD_TILE; }
+
+bool oddAxis(uint32_t e) { return e > 1 && (e & 1u); }
+
+// The halo a tile of a stage needs past its source's 64 texels along one axis, for `levels`
+// levels below level `source` of an axis whose base has `extent` texels: h(k) = 2 h(k + 1) +
+// odd(extent k), from 0 at the stage's last level.
+uint32_t stageHalo(uint32_t extent, uint32_t source, uint32_t levels) {
+    uint32_t h = 0;
+    for (uint32_t k = source + levels; k-- > source;) h = 2 * h + (oddAxis(mipExtent(extent, k)) ? 1u : 0u);
+    return h;
+}
+
+// The halo-stage kernel's stages (HaloPlan) for a plan whose other fields are set.
+HaloPlan planHaloStages(const Plan& p) {
+    HaloPlan hp;
+    if (p.plain) {
+        hp.refusal = "the chain is plain (every level a 2x2 reduction): the plain-chain kernel runs it";
+        return hp;
+    }
+    uint32_t prefix = 0;
+    while (prefix < p.levels && !oddAxis(mipExtent(p.width, prefix)) && !oddAxis(mipExtent(p.height, prefix)))
+        ++prefix;
+    if (prefix < kMinHaloPrefix) {
+        hp.refusal = "its plain prefix is shorter than 2 levels (level 1 or 2 is read from an odd extent)";
+        return hp;
+    }
+    uint64_t counters = 0, data = 0;
+    uint32_t level = std::min<uint32_t>(prefix, VKSPD_TILE_LEVELS), s = 0;
+    HaloStagePlan& zero = hp.stages[0];
+    zero.firstLevel = 1;
+    zero.levels = level;
+    zero.tilesX = tilesFor(p.width);
+    zero.tilesY = tilesFor(p.height);
+    while (true) {
+        // Stage s keeps `level` for the stage after it.
+        hp.stages[s].kept = uint32_t(data);
+        data += uint64_t(mipExtent(p.width, level)) * mipExtent(p.height, level);
+        if (++s == VKSPD_HALO_MAX_STAGES) {
+            hp = HaloPlan{};
+            hp.refusal = "it needs more stages than the kernel's push constants describe";
+            return hp;
+        }
+        HaloStagePlan& st = hp.stages[s];
+        const uint32_t w = mipExtent(p.width, level), h = mipExtent(p.height, level);
+        st.firstLevel = level + 1;
+        st.tilesX = tilesFor(w);
+        st.tilesY = tilesFor(h);
+        st.counters = uint32_t(counters);
+        counters += uint64_t(st.tilesX) * st.tilesY;
+        const uint32_t rest = p.levels - level;
+        if (st.tilesX == 1 && st.tilesY == 1) {
+            // One tile holds the whole source: every remaining level, no halo (at most 6: 64 -> 1).
+            st.levels = rest;
+            break;
+        }
+        // The deepest stage whose halo stays within VKSPD_HALO_MAX per axis (at least one level:
+        // its halo is at most 1).
+        st.levels = 1;
+        while (st.levels < std::min<uint32_t>(rest, VKSPD_TILE_LEVELS) &&
+               stageHalo(p.width, level, st.levels + 1) <= VKSPD_HALO_MAX &&
+               stageHalo(p.height, level, st.levels + 1) <= VKSPD_HALO_MAX)
+            ++st.levels;
+        st.haloX = st.tilesX > 1 ? stageHalo(p.width, level, st.levels) : 0;
+        st.haloY = st.tilesY > 1 ? stageHalo(p.height, level, st.levels) : 0;
+        level += st.levels;
+        if (level == p.levels) break;
+    }
+    hp.stageCount = s + 1;
+    hp.countersPerLayer = uint32_t(counters);
+    hp.dataPerLayer = uint32_t(data);
+    return hp;
+}
 
 }  // namespace
 
@@ -103,6 +177,12 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
     if (p.plain && p.stageCount > 1) p.warmTexel = uint32_t(data++);
     p.quadLevels12 = p.stages[0].levels >= 2 && width % 2 == 0 && height % 2 == 0 &&
                      mipExtent(width, 1) % 2 == 0 && mipExtent(height, 1) % 2 == 0;
+    p.halo = planHaloStages(p);
+    if (p.halo.stageCount && (uint64_t(p.halo.countersPerLayer) * layers > UINT32_MAX / 2 ||
+                              uint64_t(p.halo.dataPerLayer) * channels * layers > UINT32_MAX / 2)) {
+        p.halo = HaloPlan{};
+        p.halo.refusal = "its scratch exceeds 32-bit indexing";
+    }
     // The shader indexes counters and data floats of all layers with 32-bit integers.
     if (counters * layers > UINT32_MAX / 2 || data * channels * layers > UINT32_MAX / 2) {
         if (error) *error = "the scratch of " + std::to_string(layers) + " layers of " +
@@ -110,10 +190,10 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
                             " exceeds 32-bit indexing; generate fewer layers per call";
         return false;
     }
-    p.countersPerLayer = uint32_t(counters);
-    p.dataPerLayer = uint32_t(data);
-    p.counterBytes = std::max<uint64_t>(4, counters * 4 * layers);
-    p.dataBytes = std::max<uint64_t>(16, data * 4 * channels * layers);
+    p.generalCountersPerLayer = uint32_t(counters);
+    p.generalDataPerLayer = uint32_t(data);
+    p.generalWarmTexel = p.warmTexel;
+    useGeneralLayout(&p);
     *plan = p;
     return true;
 }
@@ -197,6 +277,52 @@ uint32_t haloTexels(uint32_t extent, uint32_t levels) {
         h = 2 * h + ((e > 1 && (e & 1u)) ? 1u : 0u);
     }
     return h;
+}
+
+namespace {
+void setLayout(Plan* plan, uint32_t counters, uint32_t data) {
+    plan->countersPerLayer = counters;
+    plan->dataPerLayer = data;
+    plan->counterBytes = std::max<uint64_t>(4, uint64_t(counters) * 4 * plan->layers);
+    plan->dataBytes = std::max<uint64_t>(16, uint64_t(data) * 4 * plan->channels * plan->layers);
+}
+}  // namespace
+
+void useGeneralLayout(Plan* plan) {
+    plan->haloStages = false;
+    plan->warmTexel = plan->generalWarmTexel;
+    setLayout(plan, plan->generalCountersPerLayer, plan->generalDataPerLayer);
+}
+
+void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes) {
+    plan->haloStages = true;
+    plan->warmTexel = 0;
+    setLayout(plan, plan->halo.countersPerLayer, plan->halo.dataPerLayer);
+    // A strip of stage-0 tiles makes texels of level P for one tile of stage 1: at most 2^P tiles.
+    const uint32_t prefix = plan->halo.stages[0].levels;
+    plan->tilesPerGroup = std::min<uint32_t>(tilesPerGroupFor(*plan, requested, texelBytes), 1u << prefix);
+    setTail(plan, 0, 1);
+}
+
+shader::HaloPushConstants haloPushConstantsFor(const Plan& plan) {
+    shader::HaloPushConstants pc{};
+    pc.extentX = plan.width;
+    pc.extentY = plan.height;
+    pc.levels = plan.levels;
+    pc.stages = plan.halo.stageCount;
+    pc.flags = 0;
+    pc.channels = plan.channels;
+    pc.countersPerLayer = plan.countersPerLayer;
+    pc.dataPerLayer = plan.dataPerLayer;
+    pc.tilesPerGroup = plan.tilesPerGroup;
+    pc.tail = (plan.tailRow << 8) | plan.tailTilesPerGroup;
+    for (uint32_t s = 0; s < plan.halo.stageCount; ++s) {
+        const HaloStagePlan& st = plan.halo.stages[s];
+        pc.stage[s].shape = st.firstLevel | (st.levels << 8) | (st.haloX << 16) | (st.haloY << 24);
+        pc.stage[s].counters = st.counters;
+        pc.stage[s].kept = st.kept;
+    }
+    return pc;
 }
 
 }  // namespace vkspd

@@ -32,6 +32,30 @@ struct StagePlan {
     uint32_t quadrantKept = 0;        // texel offset: level 6s+5, kept, one texel per quadrant
 };
 
+// One stage of the halo-stage kernel (vkspd_plain.comp built with VKSPD_HALO; docs/DESIGN.md,
+// "Halo stages"). Stage 0 is the plain prefix: levels 1..P of the base, 64x64 tiles of the base
+// in strips. A later stage reads 64x64 tiles of the level the stage before kept, each with a
+// halo of haloX x haloY texels past its right and bottom edges, and makes `levels` levels.
+struct HaloStagePlan {
+    uint32_t firstLevel = 0;          // first level it writes, relative to the base
+    uint32_t levels = 0;              // levels it writes (1..6)
+    uint32_t haloX = 0, haloY = 0;    // texels of its source past a tile's edge that it reads
+    uint32_t tilesX = 0, tilesY = 0;  // 64x64 tiles of its source
+    uint32_t counters = 0;            // uint offset: one footprint counter per tile (stages >= 1)
+    uint32_t kept = 0;                // texel offset of its last level, for the next stage
+};
+
+// The halo-stage kernel's stages for a chain, where it can run it: some level is not plain, the
+// first P >= kMinHaloPrefix levels are, and the stages fit VKSPD_HALO_MAX_STAGES.
+constexpr uint32_t kMinHaloPrefix = 2;
+struct HaloPlan {
+    uint32_t stageCount = 0;          // 0: the kernel does not take the chain (`refusal` says why)
+    const char* refusal = "";
+    HaloStagePlan stages[VKSPD_HALO_MAX_STAGES];
+    uint32_t countersPerLayer = 0;    // uints
+    uint32_t dataPerLayer = 0;        // texels
+};
+
 struct Plan {
     uint32_t width = 0, height = 0;   // extent of the base level
     uint32_t levels = 0;              // levels written below the base
@@ -60,6 +84,11 @@ struct Plan {
     uint32_t dataPerLayer = 0;        // texels
     uint64_t counterBytes = 0;        // all layers
     uint64_t dataBytes = 0;           // all layers (at least 16: a binding needs a range)
+    // The halo-stage kernel's layout (made with the plan; the fields above describe the general
+    // and plain kernels' until useHaloStages switches them to it).
+    HaloPlan halo;
+    bool haloStages = false;          // useHaloStages was called: the halo-stage kernel runs
+    uint32_t generalCountersPerLayer = 0, generalDataPerLayer = 0, generalWarmTexel = 0;
 
     // The dispatch: stage 0's tiles in strips along x, one z per layer. Workgroup (x, y) runs
     // strip x (tilesPerGroup tiles) of tile row y before tailRow; from there each tile row takes
@@ -112,11 +141,23 @@ void setTail(Plan* plan, uint32_t tailTiles, uint32_t tailPer);
 // first use, but 7-12% slower with an odd level 1 (4095^2), so false there (docs/PERFORMANCE.md).
 bool oneSiteFor(const Plan& plan);
 
+// Switches `plan` back to the general and plain kernels' layout (after useHaloStages).
+void useGeneralLayout(Plan* plan);
+
+// Switches `plan` to the halo-stage kernel (plan->halo.stageCount > 0): its counters and data,
+// and `requested` tiles per group (0: the plain kernel's rule) capped so that a strip of stage-0
+// tiles stays inside one tile of stage 1 (2^P tiles), with no tail.
+void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes);
+
+// The halo-stage kernel's push constants for `plan` (useHaloStages).
+shader::HaloPushConstants haloPushConstantsFor(const Plan& plan);
+
 // The push constants the shader reads for `plan`.
 shader::PushConstants pushConstantsFor(const Plan& plan);
 
-// h(k) for one axis (docs/DESIGN.md): extra level-0 texels a tile would need to recompute its
-// level-`levels` texel alone (the halo the design avoids). Used by tests and the design note.
+// h(k) for one axis (docs/DESIGN.md): extra level-0 texels a tile would need to make its
+// level-`levels` texels alone: why the general kernel exchanges edges instead and the halo-stage
+// kernel bounds its stages' depth (HaloPlan). Used by tests.
 uint32_t haloTexels(uint32_t extent, uint32_t levels);
 
 }  // namespace vkspd

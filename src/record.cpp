@@ -49,6 +49,7 @@ struct Request {
     bool linearFetch = false;     // Fetch::LinearSampler (checked allowed)
     uint32_t groupColumns = 0;    // group-ID tiling strip width, at most the tile columns
     bool plainKernel = false;     // shaders/vkspd_plain.comp (plan.tilesPerGroup set for it)
+    bool haloKernel = false;      // the same built with VKSPD_HALO (plan switched to its layout)
     bool hasSource = false;   // MipGenInfo::source is used
     Path path() const { return decision.capability.path; }
 };
@@ -129,9 +130,29 @@ std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
     return {};
 }
 
+// Kernel::HaloStages only where its planner found stages (Plan::halo), the quad path (its prefix
+// is the plain kernel's), a built-in reduction and no group-ID tiling. Empty when allowed.
+std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
+    if (!req.plan.halo.stageCount) return std::string("the mip range does not suit it: ") + req.plan.halo.refusal;
+    if (req.hasSource && req.linearFetch)
+        return "it copies a MipGenInfo::source from the texels it loads, not through Fetch::LinearSampler";
+    // Measured on an H200: RGBA16F 1280x720 and 3840x2160 through the FP32 path and the linear
+    // sampler came out 2 units in the last place off the reference, past its tolerance of 1.
+    if (req.linearFetch && !req.fp16 && req.decision.format.encoding != ChannelEncoding::Unorm8 &&
+        req.decision.format.encoding != ChannelEncoding::Snorm8)
+        return "with Fetch::LinearSampler on the FP32 path it takes 8-bit UNORM and SNORM formats only "
+               "(a bilinear sample is not exact enough for the FP32 path's tolerance of the others)";
+    if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
+    if (req.decision.reduction == VKSPD_REDUCTION_CUSTOM) return "it has no custom reductions";
+    if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
+    return {};
+}
+
 // The general kernel for `req`: one tile per workgroup, no strips and no tail.
 void useGeneralKernel(Request* req) {
     req->plainKernel = false;
+    req->haloKernel = false;
+    useGeneralLayout(&req->plan);
     req->plan.tilesPerGroup = 1;
     setTail(&req->plan, 0, 1);
 }
@@ -153,6 +174,16 @@ Result checkKernel(const Tuning& tuning, Request* req) {
     if (Result r = checkTilesPerGroup("tilesPerGroup", per); !r.ok()) return r;
     if (Result r = checkTilesPerGroup("tailTilesPerGroup", tuning.tailTilesPerGroup); !r.ok()) return r;
     if (tuning.kernel == Kernel::General) return {};
+    // The halo-stage kernel only where asked for: Auto does not take it yet (docs/PERFORMANCE.md,
+    // "Halo stages": slower than the general kernel at 1920x1080).
+    if (tuning.kernel == Kernel::HaloStages) {
+        const std::string refusal = haloKernelRefusal(tuning, *req);
+        if (!refusal.empty())
+            return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::HaloStages: " + refusal + "; use Kernel::General or Auto");
+        req->haloKernel = true;
+        useHaloStages(&req->plan, per, req->decision.format.bytesPerTexel);
+        return {};
+    }
     const std::string refusal = plainKernelRefusal(tuning, *req);
     if (!refusal.empty()) {
         if (tuning.kernel == Kernel::Auto) return {};
@@ -175,9 +206,9 @@ Result checkEnums(const MipGenInfo& info, const Tuning& tuning) {
     if (unsigned(info.fetch) > unsigned(Fetch::LinearSampler))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::fetch " + std::to_string(int(info.fetch)) +
                                           " is not a vkspd::Fetch (Auto, Load or LinearSampler)");
-    if (unsigned(tuning.kernel) > unsigned(Kernel::General))
+    if (unsigned(tuning.kernel) > unsigned(Kernel::HaloStages))
         return fail(VK_ERROR_UNKNOWN, "Tuning::kernel " + std::to_string(int(tuning.kernel)) +
-                                          " is not a vkspd::Kernel (Auto, PlainChain or General)");
+                                          " is not a vkspd::Kernel (Auto, PlainChain, General or HaloStages)");
     return {};
 }
 
@@ -355,7 +386,6 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
 
     if (req->path() != Path::SinglePass) return {};
 
-    if (Result r = checkScratchFits(c, info, base, *req); !r.ok()) return r;
     if (Result r = choosePrecision(c, info, req); !r.ok()) return r;
     if (Result r = chooseSubgroupPath(c, info, req); !r.ok()) return r;
     Result fetch = checkFetch(c, info, req);
@@ -363,6 +393,8 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     req->groupColumns = std::min(tuning.groupColumns, req->plan.groupsX());
     Result kernel = checkKernel(tuning, req);
     if (!kernel.ok()) return kernel;
+    // After the kernel: the halo-stage kernel's scratch is its own.
+    if (Result r = checkScratchFits(c, info, base, *req); !r.ok()) return r;
     return checkScratchOffset(c, info);
 }
 
@@ -556,10 +588,10 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
         if (!r.ok()) return r;
     }
     if (map) return getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &b->pipeline);
-    if (req.plainKernel)
+    if (req.plainKernel || req.haloKernel)
         return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
-                                req.hasSource);
+                                req.hasSource, req.haloKernel);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan));
 }
@@ -661,12 +693,18 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
         kDebugMapHeaderBytes + VkDeviceSize(plan.groupsX()) * plan.groupsY() * plan.layers * sizeof(DebugMapTile);
     if (map) recordDebugMapClear(c, cmd, *map, mapBytes);
 
-    shader::PushConstants pc = pushConstantsFor(plan);
-    pc.flags |= pushFlags(req);
-    pc.groupColumns = req.groupColumns;
     c->fn.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bindings.pipeline);
     pushSinglePassDescriptors(c, cmd, layout, req, bindings, scratch, map, mapBytes);
-    c->fn.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    if (req.haloKernel) {
+        shader::HaloPushConstants pc = haloPushConstantsFor(plan);
+        pc.flags |= pushFlags(req);
+        c->fn.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    } else {
+        shader::PushConstants pc = pushConstantsFor(plan);
+        pc.flags |= pushFlags(req);
+        pc.groupColumns = req.groupColumns;
+        c->fn.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    }
     c->fn.vkCmdDispatch(cmd, plan.groupsX(), plan.groupsY(), plan.layers);
 
     ImageBarrier after[2] = {
@@ -843,12 +881,15 @@ Result describeSchedule(Context c, const MipGenInfo& info, ScheduleDescription* 
         if (s) {
             *s = ScheduleDescription{};
             s->plainChain = req.plainKernel;
-            s->stages = req.plan.stageCount;
+            s->haloStages = req.haloKernel;
+            s->stages = req.haloKernel ? req.plan.halo.stageCount : req.plan.stageCount;
+            for (uint32_t st = 0; st < s->stages; ++st)
+                s->levelsPerStage[st] = req.haloKernel ? req.plan.halo.stages[st].levels : req.plan.stages[st].levels;
             s->tilesPerGroup = req.plan.tilesPerGroup;
             s->tailRow = req.plan.tailRow;
             s->tailTilesPerGroup = req.plan.tailTilesPerGroup;
             s->groupColumns = req.groupColumns;
-            for (uint32_t st = 0; st < req.plan.stageCount; ++st)
+            for (uint32_t st = 0; !req.haloKernel && st < req.plan.stageCount; ++st)
                 s->exactOddEdges = s->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
         }
         return {};
@@ -916,7 +957,7 @@ Result checkDebugRequest(Context c, const MipGenInfo& info, Request* req) {
     if (info.reduction != Reduction::Average)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has a variant for Reduction::Average only");
     if (req->plan.levels == 0) return fail(VK_ERROR_UNKNOWN, "the debug map needs a range with a level to write");
-    if (tuningOf(info).kernel == Kernel::PlainChain)
+    if (tuningOf(info).kernel == Kernel::PlainChain || tuningOf(info).kernel == Kernel::HaloStages)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has variants of the general kernel only "
                                                   "(Kernel::General or Auto)");
     // The map is one record per tile of the general kernel (one tile per workgroup).

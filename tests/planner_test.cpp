@@ -362,3 +362,68 @@ TEST(Planner, OneSiteWhereLevelsOneAndTwoArePlain) {
     EXPECT_FALSE(vkspd::oneSiteFor(plan(4098, 4096)));  // level 1 (2049) is odd
     EXPECT_FALSE(vkspd::oneSiteFor(plan(1, 1, 0)));     // no level written
 }
+
+// The halo-stage kernel's stages: a plain prefix of P levels (at most 6), then stages as deep as a
+// halo of at most VKSPD_HALO_MAX texels per axis allows, the last taking every level once its
+// source is one tile; the scratch holds each stage's last level and one counter per later tile.
+TEST(Planner, HaloStagesFollowThePlainPrefixAndTheHaloBound) {
+    Plan p = plan(1920, 1080);  // 960x540, 480x270, 240x135 plain; 135 odd
+    ASSERT_EQ(p.halo.stageCount, 3u) << p.halo.refusal;
+    EXPECT_EQ(p.halo.stages[0].levels, 3u);
+    EXPECT_EQ(p.halo.stages[1].firstLevel, 4u);
+    EXPECT_EQ(p.halo.stages[1].levels, 4u);  // 135 -> 67 -> 33 -> 16: h = 7 along y
+    EXPECT_EQ(p.halo.stages[1].haloX, 0u);
+    EXPECT_EQ(p.halo.stages[1].haloY, 7u);
+    EXPECT_EQ(p.halo.stages[1].tilesX, 4u);
+    EXPECT_EQ(p.halo.stages[1].tilesY, 3u);
+    EXPECT_EQ(p.halo.stages[2].firstLevel, 8u);  // from 15x8: one tile, every remaining level
+    EXPECT_EQ(p.halo.stages[2].levels, 3u);
+    EXPECT_EQ(p.halo.stages[2].haloY, 0u);
+    EXPECT_EQ(p.halo.stages[1].kept, 240u * 135);  // stage 0 keeps level 3 at 0, stage 1 level 7
+    EXPECT_EQ(p.halo.dataPerLayer, 240u * 135 + 15 * 8);
+    EXPECT_EQ(p.halo.countersPerLayer, 12u + 1);
+    // Every stage's halo, rebuilt from its levels, stays within the bound.
+    for (uint32_t w : {1920u, 2560u, 3840u, 1000u, 1280u, 640u, 20u, 12u, 36u, 4u, 16380u, 28u})
+        for (uint32_t h : {1080u, 1440u, 2160u, 600u, 20u, 12u, 4u, 36u, 132u, 16380u}) {
+            Plan q = plan(w, h);
+            if (!q.halo.stageCount) continue;
+            uint32_t levels = 0;
+            for (uint32_t s = 0; s < q.halo.stageCount; ++s) {
+                const vkspd::HaloStagePlan& st = q.halo.stages[s];
+                EXPECT_EQ(st.firstLevel, levels + 1) << w << "x" << h << " stage " << s;
+                EXPECT_GE(st.levels, 1u);
+                EXPECT_LE(st.levels, 6u);
+                EXPECT_LE(st.haloX, uint32_t(VKSPD_HALO_MAX));
+                EXPECT_LE(st.haloY, uint32_t(VKSPD_HALO_MAX));
+                levels += st.levels;
+            }
+            EXPECT_EQ(levels, q.levels) << w << "x" << h;
+        }
+}
+
+TEST(Planner, HaloStagesRefusedWhereThePrefixIsShortOrTheChainPlain) {
+    EXPECT_EQ(plan(4095, 4095).halo.stageCount, 0u);
+    EXPECT_NE(std::string(plan(4095, 4095).halo.refusal).find("plain prefix is shorter than 2"), std::string::npos);
+    EXPECT_EQ(plan(1366, 768).halo.stageCount, 0u);  // 683 odd at level 1
+    EXPECT_EQ(plan(4096, 4096).halo.stageCount, 0u);
+    EXPECT_NE(std::string(plan(4096, 4096).halo.refusal).find("plain"), std::string::npos);
+    EXPECT_EQ(plan(4, 3).halo.stageCount, 0u);
+}
+
+TEST(Planner, HaloLayoutReplacesTheGeneralOneOnlyWhenChosen) {
+    Plan p = plan(1920, 1080, UINT32_MAX, 2);
+    const uint32_t generalData = p.dataPerLayer;
+    EXPECT_FALSE(p.haloStages);
+    vkspd::useHaloStages(&p, 0, 4);
+    EXPECT_TRUE(p.haloStages);
+    EXPECT_EQ(p.dataPerLayer, p.halo.dataPerLayer);
+    EXPECT_EQ(p.dataBytes, uint64_t(p.halo.dataPerLayer) * 4 * 4 * 2);
+    EXPECT_LE(p.tilesPerGroup, 8u);  // a strip stays in one tile of stage 1: 2^3 tiles
+    EXPECT_EQ(p.tailRow, p.stages[0].tilesY);  // no tail
+    vkspd::useGeneralLayout(&p);
+    EXPECT_FALSE(p.haloStages);
+    EXPECT_EQ(p.dataPerLayer, generalData);
+    const vkspd::shader::HaloPushConstants pc = vkspd::haloPushConstantsFor(plan(1920, 1080));
+    EXPECT_EQ(pc.stages, 3u);
+    EXPECT_EQ(pc.stage[1].shape, 4u | (4u << 8) | (0u << 16) | (7u << 24));
+}

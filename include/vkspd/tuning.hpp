@@ -17,10 +17,11 @@ namespace vkspd {
 /// stays in one 32x32 quadrant of a 64x64 block of tiles, the unit of its later stages' elections.
 inline constexpr uint32_t kMaxTilesPerGroup = 32;
 
-/// Which single-pass shader records the dispatch. Both give the same texels and use the same
-/// scratch; both are one dispatch.
+/// Which single-pass shader records the dispatch. All give the same texels (within the
+/// tolerances of docs/FILTER.md; Min, Max and MinMax bit for bit) and are one dispatch.
 enum class Kernel {
-    Auto,        ///< PlainChain wherever its rules allow it, General everywhere else (never an error).
+    Auto,        ///< PlainChain wherever its rules allow it, General everywhere else (never an
+                 ///< error). Auto does not take HaloStages yet (docs/PERFORMANCE.md).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
                  ///< tiles (docs/DESIGN.md). Needs the quad path, a built-in reduction,
@@ -28,6 +29,14 @@ enum class Kernel {
                  ///< it loads) only with Fetch::Load or Auto; elsewhere generateMips returns an
                  ///< error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
     General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup.
+    HaloStages,  ///< shaders/vkspd_plain.comp built with VKSPD_HALO, for chains whose first two or
+                 ///< more levels are plain and some later level is not (screen sizes such as
+                 ///< 1920x1080): the plain kernel's strips make the plain prefix, then each later
+                 ///< stage's 64x64 tiles are made whole, with a halo of at most 7 texels, by the
+                 ///< group that completes their inputs (docs/DESIGN.md). Needs the quad path, a
+                 ///< built-in reduction, groupColumns 0, at most 5 stages, and a SourceImage only
+                 ///< with Fetch::Load or Auto; elsewhere an error naming the rule
+                 ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
 };
 
 /// Scheduling overrides for one generateMips call (MipGenInfo::tuning). Zero members mean the
@@ -37,7 +46,8 @@ struct Tuning {
     /// Plain-chain kernel: 64x64 tiles of the base one workgroup reduces, a strip along x. 0 = the
     /// default rule (the largest of 1, 2, 4 and 8 that leaves at least 256 workgroups; at most 4
     /// for texels of 8 bytes or more from 128x128 tiles over all layers); else a power of two up
-    /// to kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns.
+    /// to kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns. The
+    /// halo-stage kernel takes the same, capped at 2^P for a plain prefix of P levels, and no tail.
     uint32_t tilesPerGroup = 0;
     /// Plain-chain kernel: the last `tailTiles` tiles of each layer's base, rounded up to whole
     /// tile rows, run in strips of `tailTilesPerGroup`, so the workgroups that start last end
@@ -66,8 +76,12 @@ struct ContextTuning {
 
 /// How a single-pass call is scheduled; filled by describeSchedule.
 struct ScheduleDescription {
-    bool plainChain = false;         ///< The plain-chain kernel runs; false: the general kernel.
-    uint32_t stages = 0;             ///< Levels 1-6, 7-12, 13-18 of the range: 1, 2 or 3.
+    bool plainChain = false;         ///< The plain-chain kernel runs.
+    bool haloStages = false;         ///< The halo-stage kernel runs (neither: the general kernel).
+    uint32_t stages = 0;             ///< Stages of the dispatch: the general and plain-chain
+                                     ///< kernels make levels 1-6, 7-12, 13-18 of the range (1 to
+                                     ///< 3 stages); the halo-stage kernel 2 to 5 (levelsPerStage).
+    uint32_t levelsPerStage[5] = {}; ///< Levels each stage makes, in order.
     uint32_t tilesPerGroup = 0;      ///< Tiles one workgroup reduces (1 for the general kernel).
     uint32_t tailRow = 0;            ///< The first 64-texel row of the base run in strips of
                                      ///< tailTilesPerGroup; the number of such rows when there is

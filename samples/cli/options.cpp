@@ -193,8 +193,9 @@ Parsed parseShaderOption(Arg& arg, Options* o) {
         if (v == "auto") o->tuning.kernel = vkspd::Kernel::Auto;
         else if (v == "plain") o->tuning.kernel = vkspd::Kernel::PlainChain;
         else if (v == "general") o->tuning.kernel = vkspd::Kernel::General;
+        else if (v == "halo") o->tuning.kernel = vkspd::Kernel::HaloStages;
         else {
-            *error = "--kernel " + v + ": expected auto, plain or general";
+            *error = "--kernel " + v + ": expected auto, plain, general or halo";
             return Parsed::Failed;
         }
     } else if (name == "--tiles-per-group") {
@@ -394,11 +395,13 @@ std::string helpText() {
            "                     NVIDIA where allowed (measured faster there), else load\n"
            "  --group-columns N  group-ID tiling: groups walk strips N tiles wide (default 0: off;\n"
            "                     the same output; general kernel only)\n"
-           "  --kernel K         auto, plain or general: the plain-chain kernel (chains whose every\n"
-           "                     level is a 2x2 reduction: each axis of every level read even or 1,\n"
-           "                     such as square powers of two; quad path, built-in reductions) or\n"
-           "                     the general kernel (every size); the same output. Default auto:\n"
-           "                     plain where it applies\n"
+           "  --kernel K         auto, plain, general or halo: the plain-chain kernel (chains whose\n"
+           "                     every level is a 2x2 reduction: each axis of every level read even\n"
+           "                     or 1, such as square powers of two; quad path, built-in\n"
+           "                     reductions), the general kernel (every size) or the halo-stage\n"
+           "                     kernel (chains whose first two or more levels are plain and a\n"
+           "                     later one is not, such as 1920x1080); the same output. Default\n"
+           "                     auto: plain where it applies, else general\n"
            "  --tiles-per-group N  plain-chain kernel: 64x64 tiles one group reduces, a power of\n"
            "                     two from 1 to " + std::to_string(vkspd::kMaxTilesPerGroup) +
            " (default 0: the library's choice); the same output\n"

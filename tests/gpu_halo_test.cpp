@@ -1,0 +1,165 @@
+// The halo-stage kernel (Kernel::HaloStages) against the CPU reference: screen sizes and other
+// chains whose first levels are plain and a later one is not, every built-in reduction, layers, a
+// depth source, and the requests it refuses.
+#include "vulkan_harness.hpp"
+
+#include <cstdio>
+#include <string>
+
+using namespace vkspd_test;
+
+namespace {
+
+// Generates every level of every layer of a `w` x `h` image of `format` with the halo-stage kernel
+// (FP16 where `fp16`) and compares each with the CPU reference; checks the schedule first.
+void expectHaloChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht, uint32_t layers, bool fp16,
+                     vkspd::Reduction reduction) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    const std::string what = std::string(fi.name) + " " + std::to_string(w) + "x" + std::to_string(ht) + " x" +
+                             std::to_string(layers) + (fp16 ? " fp16" : " fp32") + " reduction " +
+                             std::to_string(int(reduction));
+    TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, layers);
+    const auto level0 = randomTexels(format, w, ht * layers, w * 7 + ht);
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.reduction = reduction;
+    info.precision = fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+    vkspd::Tuning tuning;
+    tuning.kernel = vkspd::Kernel::HaloStages;
+    info.tuning = &tuning;
+    Described d;
+    vkspd::Result r = describe(h->context, info, &d);
+    ASSERT_TRUE(r.ok()) << what << ": " << r.message;
+    EXPECT_TRUE(d.haloStages) << what;
+    EXPECT_FALSE(d.plainChain) << what;
+    uint32_t levels = 0;
+    for (uint32_t s = 0; s < d.stages; ++s) levels += d.levelsPerStage[s];
+    EXPECT_EQ(levels, img.levels - 1) << what;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(g.ok()) << g.message;
+    });
+    const auto gpu = h->readLevels(img);
+    vkspd::ReferenceOptions o;
+    o.reduction = reduction;
+    const double tol = reduction == vkspd::Reduction::Average ? vkspd::toleranceFor(format, fp16) : 0.0;
+    const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, layers, tol, what, o);
+    std::printf("[ worst    ] %s: %g (tolerance %g)\n", what.c_str(), worst, tol);
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}
+
+}  // namespace
+
+// RGBA8 at sizes whose prefix is 2 to 6 levels, stages of one tile row or column, halos along x
+// or y, tiles that own nothing at a deep level, and a group that runs several tiles in a row.
+TEST_F(GpuTest, HaloStagesMatchReferenceAtScreenAndThinSizes) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    struct Size {
+        uint32_t w, h;
+        bool fp16;
+    };
+    // (Larger sizes, 2560x1440 and 1080x1920 among them, passed too; left out for CI time.)
+    const Size sizes[] = {{1920, 1080, true}, {512, 1080, false}, {1280, 20, false}, {640, 20, true},
+                          {20, 12, false},    {12, 20, true},     {36, 4, true},     {4, 36, false},
+                          {260, 132, true},   {1000, 600, false}};
+    for (const Size& s : sizes)
+        expectHaloChain(h, VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, 1, s.fp16 && h->fp16, vkspd::Reduction::Average);
+}
+
+// Min, Max and MinMax bit for bit, over two layers (each layer has its own counters and kept texels).
+TEST_F(GpuTest, HaloStagesReductionsAreBitExactOverLayers) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    expectHaloChain(h, VK_FORMAT_R32_SFLOAT, 1280, 20, 2, false, vkspd::Reduction::Min);
+    expectHaloChain(h, VK_FORMAT_R32_SFLOAT, 260, 132, 2, false, vkspd::Reduction::Max);
+    expectHaloChain(h, VK_FORMAT_R32G32_SFLOAT, 260, 132, 2, false, vkspd::Reduction::MinMax);
+    expectHaloChain(h, VK_FORMAT_R16G16B16A16_SFLOAT, 260, 132, 2, h->fp16, vkspd::Reduction::Average);
+}
+
+// A Hi-Z pyramid: the depth copied into level 0 by the prefix, every level the exact minimum.
+TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    const uint32_t w = 512, ht = 1080, levels = vkspd::fullMipCount(w, ht);
+    TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, w, ht, 1,
+                                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
+    const std::vector<uint8_t> texels = randomTexels(VK_FORMAT_D32_SFLOAT, w, ht, 99);
+    h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    vkspd::MipGenInfo info = chainInfo(pyramid);
+    info.reduction = vkspd::Reduction::Min;
+    info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
+    info.source.image = depth.image;
+    info.source.format = VK_FORMAT_D32_SFLOAT;
+    info.source.extent = {w, ht};
+    info.source.before = uploadedState();
+    info.source.after = uploadedState();
+    vkspd::Tuning tuning;
+    tuning.kernel = vkspd::Kernel::HaloStages;
+    info.tuning = &tuning;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(r.ok()) << r.message;
+    });
+    const auto gpu = h->readLevels(pyramid);
+    // D32 and R32F hold the same floats: level 0 is the depth bit for bit, the rest its minima.
+    ASSERT_EQ(gpu[0].size(), texels.size());
+    EXPECT_EQ(gpu[0], texels) << "level 0 is not the depth";
+    vkspd::ReferenceOptions o;
+    o.reduction = vkspd::Reduction::Min;
+    expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, "D32 -> R32F Min 512x1080", o);
+    h->destroyImage(depth);
+    h->destroyImage(pyramid);
+    vkspd::forgetImage(h->context, depth.image);
+    vkspd::forgetImage(h->context, pyramid.image);
+}
+
+// What the kernel does not take is an error naming the rule; Auto never picks it.
+TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
+    auto request = [&](uint32_t w, uint32_t ht, vkspd::Kernel kernel, vkspd::SubgroupPath path, Described* d) {
+        TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, w, ht, vkspd::fullMipCount(w, ht), kChainUsage);
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.subgroupPath = path;
+        vkspd::Tuning tuning;
+        tuning.kernel = kernel;
+        info.tuning = &tuning;
+        vkspd::Result r = describe(h->context, info, d);
+        h->destroyImage(img);
+        return r;
+    };
+    Described d;
+    vkspd::Result r = request(4095, 4095, vkspd::Kernel::HaloStages, vkspd::SubgroupPath::Auto, &d);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.message.find("Kernel::HaloStages: the mip range does not suit it: its plain prefix is shorter than 2 "
+                             "levels"),
+              std::string::npos)
+        << r.message;
+    r = request(256, 256, vkspd::Kernel::HaloStages, vkspd::SubgroupPath::Auto, &d);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.message.find("the chain is plain"), std::string::npos) << r.message;
+    r = request(1920, 1080, vkspd::Kernel::HaloStages, vkspd::SubgroupPath::LdsOnly, &d);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.message.find("it needs the quad path"), std::string::npos) << r.message;
+    {
+        // RGBA16F on the FP32 path through the linear sampler: 2 units off on an H200.
+        TestImage img = h->createImage(VK_FORMAT_R16G16B16A16_SFLOAT, 1280, 720, vkspd::fullMipCount(1280, 720),
+                                       kChainUsage);
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.precision = vkspd::Precision::FP32;
+        info.fetch = vkspd::Fetch::LinearSampler;
+        vkspd::Tuning tuning;
+        tuning.kernel = vkspd::Kernel::HaloStages;
+        info.tuning = &tuning;
+        r = describe(h->context, info, &d);
+        if (h->quad) {
+            EXPECT_FALSE(r.ok());
+            EXPECT_NE(r.message.find("8-bit UNORM and SNORM formats only"), std::string::npos) << r.message;
+        }
+        info.fetch = vkspd::Fetch::Load;
+        if (h->quad) EXPECT_TRUE(describe(h->context, info, &d).ok());
+        h->destroyImage(img);
+    }
+    r = request(1920, 1080, vkspd::Kernel::Auto, vkspd::SubgroupPath::Auto, &d);
+    ASSERT_TRUE(r.ok()) << r.message;
+    EXPECT_FALSE(d.haloStages) << "Auto takes the general kernel at 1920x1080";
+}
