@@ -1068,9 +1068,10 @@ struct Bench {
         const bool half = fp16 && vkspd::usesHalfDenormalFlavour(context, row.format);
         const bool plain = m.tuning.kernel == vkspd::Kernel::PlainChain ||
                            (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenPlain);
+        const bool halo = m.tuning.kernel == vkspd::Kernel::HaloStages;
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
-                r.plainChain == plain)
+                r.plainChain == plain && r.haloStages == halo)
                 return &r;
         return nullptr;
     }

@@ -536,7 +536,7 @@ void haloRows(int level, ivec2 o, int width, int own, int r0, int r1, int at, bo
     // A fixed number of rounds with a test, not a loop that each lane leaves after its own count:
     // with that loop, lavapipe (Mesa 22.3, LLVM 15) computed wrong texels in the second tile a
     // group ran (docs/PERFORMANCE.md).
-    [[unroll]] for (int r = 0; r < (VKSPD_HALO_HALF + VKSPD_GROUP_SIZE - 1) / VKSPD_GROUP_SIZE; ++r) {
+    [[dont_unroll]] for (int r = 0; r < (VKSPD_HALO_HALF + VKSPD_GROUP_SIZE - 1) / VKSPD_GROUP_SIZE; ++r) {
         int i = int(lane) + r * VKSPD_GROUP_SIZE;
         if (i >= count) continue;
         ivec2 l = ivec2(i % width, r0 + i / width), g = o + l;
@@ -579,7 +579,9 @@ ivec2 haloBelow(int level, ivec2 h) {
     return max((h - ivec2(greaterThan(e, uvec2(1u))) * ivec2(e & 1u)) >> 1, ivec2(0));
 }
 
-// Tile t of halo stage s: its levels, then its arrivals at the next stage's footprints.
+// Tile t of halo stage s: its levels, then its arrivals at the next stage's footprints. Every
+// level goes through one call site of haloRows (passes of a rolled loop), so the code an elected
+// group runs is small.
 void haloTile(int s, ivec2 t, uint lane) {
     int first = haloFirst(s), d = haloLevels(s);
     bool last = s + 1 >= int(pc.stages);
@@ -591,40 +593,57 @@ void haloTile(int s, ivec2 t, uint lane) {
     int own1 = VKSPD_TILE >> 1, own2 = VKSPD_TILE >> 2;
     ivec2 o1 = t * own1, o2 = t * own2;
     ivec2 n1 = haloRegion(first, o1, own1, h1), n2 = d > 1 ? haloRegion(first + 1, o2, own2, h2) : ivec2(0);
-    bool keep1 = d == 1 && !last, keep2 = d == 2 && !last;
-    if (n2.y == 0) {
-        int split = min(n1.y, 19);
-        haloRows(first, o1, n1.x, own1, 0, split, 0, true, keptIn, 0, 0, 0, 0, split, keep1, keptOut, lane);
-        barrier();
-        haloRows(first, o1, n1.x, own1, split, n1.y, 0, true, keptIn, 0, 0, 0, split, n1.y, keep1, keptOut, lane);
-        if (d > 1) return;  // nothing of this tile below level 1 (it lies at the level's edge)
-    } else {
-        int m = (n2.y + 1) / 2;
-        haloRows(first, o1, n1.x, own1, 0, min(2 * m + 1, n1.y), 0, true, keptIn, 0, 0, 0, 0, 2 * m, keep1, keptOut,
-                 lane);
-        barrier();
-        haloRows(first + 1, o2, n2.x, own2, 0, m, VKSPD_HALO_HALF, false, 0u, 0, 0, n1.x, 0, m, keep2, keptOut, lane);
-        barrier();
-        haloRows(first, o1, n1.x, own1, 2 * m, n1.y, 0, true, keptIn, 0, 0, 0, 2 * m, n1.y, keep1, keptOut, lane);
-        barrier();
-        haloRows(first + 1, o2, n2.x, own2, m, n2.y, VKSPD_HALO_HALF + m * n2.x, false, 0u, 0, 2 * m, n1.x, m, n2.y,
-                 keep2, keptOut, lane);
-    }
-    barrier();
-    // Levels 3 and up (at most 8x8: the halo is 0 from there), between the pool's two parts.
+    // Passes 0-3: level 1's first half, level 2's first half, level 1's second half, level 2's
+    // second half (where level 2 is empty: level 1 in two halves of rows, and nothing more);
+    // pass 4 + j: level 3 + j, between the pool's two parts (at most 8x8: the halo is 0 there).
+    int m = n2.y == 0 ? min(n1.y, 19) : (n2.y + 1) / 2;
+    int passes = n2.y == 0 ? 2 : d + 2;
     ivec2 h = h2;
     int above = VKSPD_HALO_HALF, aboveWidth = n2.x;
-    for (int k = 3; k <= d; ++k) {
-        int level = first + k - 1, own = VKSPD_TILE >> k, at = above == 0 ? VKSPD_HALO_HALF : 0;
-        h = haloBelow(level - 1, h);
-        ivec2 o = t * own, n = haloRegion(level, o, own, h);
-        haloRows(level, o, n.x, own, 0, n.y, at, false, 0u, above, 0, aboveWidth, 0, n.y, k == d && !last, keptOut,
-                 lane);
+    [[dont_unroll]] for (int pass = 0; pass < passes; ++pass) {
+        bool one = n2.y == 0 || ((pass & 1) == 0 && pass < 4);  // a pass of the stage's level 1
+        int level = first, own = own1, width = n1.x, r0 = 0, r1 = 0, at = 0, aboveRow = 0, s0 = 0, s1 = 0, from = 0;
+        ivec2 o = o1;
+        if (n2.y == 0) {
+            r0 = pass == 0 ? 0 : m;
+            r1 = pass == 0 ? m : n1.y;
+        } else if (one) {
+            r0 = pass == 0 ? 0 : 2 * m;
+            r1 = pass == 0 ? min(2 * m + 1, n1.y) : n1.y;
+        } else if (pass < 4) {
+            level = first + 1;
+            own = own2;
+            o = o2;
+            width = n2.x;
+            r0 = pass == 1 ? 0 : m;
+            r1 = pass == 1 ? m : n2.y;
+            at = VKSPD_HALO_HALF + r0 * n2.x;
+            from = n1.x;
+            aboveRow = pass == 1 ? 0 : 2 * m;
+        } else {
+            level = first + pass - 2;
+            own = VKSPD_TILE >> (pass - 1);
+            h = haloBelow(level - 1, h);
+            o = t * own;
+            ivec2 n = haloRegion(level, o, own, h);
+            width = n.x;
+            r1 = n.y;
+            at = above == 0 ? VKSPD_HALO_HALF : 0;
+            from = aboveWidth;
+        }
+        // Stored rows: each row once (level 1's halves overlap by row 2m).
+        s0 = r0;
+        s1 = one && n2.y != 0 && pass == 0 ? 2 * m : r1;
+        int k = level - first + 1;
+        haloRows(level, o, width, own, r0, r1, at, one, keptIn, pass >= 4 ? above : 0, aboveRow, from, s0, s1,
+                 k == d && !last, keptOut, lane);
         barrier();
-        above = at;
-        aboveWidth = n.x;
+        if (pass >= 4) {
+            above = at;
+            aboveWidth = width;
+        }
     }
-    if (last) return;
+    if (last || (n2.y == 0 && d > 1)) return;
     releaseBarrier();
     int own = VKSPD_TILE >> d;
     ivec2 lo = t * own;

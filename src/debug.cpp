@@ -35,6 +35,10 @@ uint32_t declaredSharedBytes(bool fp16) {
 // Keep in step with the shader.
 uint32_t declaredPlainSharedBytes(bool fp16) { return (2u * 256u + 2u * 4u) * (fp16 ? 8u : 16u) + 2u * 4u; }
 
+// The same built with VKSPD_HALO: sPool (35 x 19 + 17 x 17 texels, which the prefix's levels 2
+// and 4 share), sElected[2] and sElectedTile[4]. Keep in step with the shader.
+uint32_t declaredHaloSharedBytes(bool fp16) { return (35u * 19u + 17u * 17u) * (fp16 ? 8u : 16u) + 2u * 4u + 4u * 4u; }
+
 bool hasExtension(Context c, const char* name) {
     uint32_t n = 0;
     if (c->fn.vkEnumerateDeviceExtensionProperties(c->info.physicalDevice, nullptr, &n, nullptr) != VK_SUCCESS)
@@ -159,15 +163,15 @@ uint32_t reductionIndex(Reduction r) {
 }
 
 // Reads the driver's statistics of a temporary pipeline of the variant into `record`.
-Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool plain, bool halfDenormals,
-                            OccupancyRecord* record) {
+Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool plain, bool halo,
+                            bool halfDenormals, OccupancyRecord* record) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutablePropertiesKHR"));
     auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutableStatisticsKHR"));
     if (!getProperties || !getStatistics)
         return fail(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetPipelineExecutableStatisticsKHR could not be loaded");
-    const SpirvBlob blob = plain ? embeddedPlainSpirv(reduction, fp16) : embeddedSpirv(reduction, fp16, quad);
+    const SpirvBlob blob = plain || halo ? embeddedPlainSpirv(reduction, fp16, halo) : embeddedSpirv(reduction, fp16, quad);
     // No specialization: the plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false),
     // the one every format but the sRGB ones gets.
     VkPipeline pipeline = VK_NULL_HANDLE;
@@ -326,28 +330,33 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
         std::string limitsSource;
         const SmLimits limits = deviceLimits(c, &smCount, &limitsSource);
         for (Reduction red : reductions)
-            // kind 0..1: the general kernel's LDS and quad variants; 2: the plain-chain kernel.
-            for (int kind = 0; kind < 3; ++kind)
+            // kind 0..1: the general kernel's LDS and quad variants; 2: the plain-chain kernel; 3:
+            // the halo-stage kernel.
+            for (int kind = 0; kind < 4; ++kind)
                 for (int fp16 = 0; fp16 < 2; ++fp16)
                 for (int half = 0; half < 2; ++half) {
-                    const bool quad = kind != 0, plain = kind == 2;
+                    const bool quad = kind != 0, plain = kind == 2, halo = kind == 3;
                     if (fp16 && !c->info.shaderFloat16Enabled) continue;
                     if (quad && !c->quadSupported) continue;
                     if (half && !halfDenormalFlavourDiffers(c, fp16 != 0)) continue;
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
-                                  (plain ? " plain" : quad ? " quad" : " lds") + (half ? " half-denormals" : "");
+                                  (plain ? " plain" : halo ? " halo" : quad ? " quad" : " lds") +
+                                  (half ? " half-denormals" : "");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
                     rec.quad = quad;
                     rec.plainChain = plain;
+                    rec.haloStages = halo;
                     rec.halfDenormals = half != 0;
                     rec.resources.threadsPerGroup = VKSPD_GROUP_SIZE;
                     rec.resources.subgroupSize = c->subgroupSize;
                     rec.resources.sharedMemoryPerGroup =
-                        plain ? declaredPlainSharedBytes(rec.fp16) : declaredSharedBytes(rec.fp16);
+                        plain  ? declaredPlainSharedBytes(rec.fp16)
+                        : halo ? declaredHaloSharedBytes(rec.fp16)
+                               : declaredSharedBytes(rec.fp16);
                     if (info.pipelineExecutableInfoEnabled) {
-                        Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain,
+                        Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain, halo,
                                                         rec.halfDenormals, &rec);
                         if (!r.ok()) {
                             r.message = "queryOccupancy: " + r.message;

@@ -104,6 +104,16 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
     size_t plainFp16 = 0, halfFp16 = 0;
     for (const vkspd::OccupancyRecord& rec : records) (rec.halfDenormals ? halfFp16 : plainFp16) += rec.fp16 ? 1 : 0;
     EXPECT_EQ(halfFp16, fc.shaderDenormPreserveFloat16 ? plainFp16 : 0u);
+    // The halo-stage kernel has a record wherever the plain-chain kernel has one (both quad only).
+    size_t plainRecords = 0, haloRecords = 0;
+    for (const vkspd::OccupancyRecord& rec : records) {
+        plainRecords += rec.plainChain ? 1 : 0;
+        haloRecords += rec.haloStages ? 1 : 0;
+        EXPECT_FALSE(rec.plainChain && rec.haloStages) << rec.variant;
+        if (rec.haloStages) EXPECT_NE(rec.variant.find(" halo"), std::string::npos) << rec.variant;
+    }
+    EXPECT_EQ(haloRecords, plainRecords);
+    EXPECT_EQ(haloRecords > 0, h->quad);
     for (const vkspd::OccupancyRecord& rec : records) {
         EXPECT_EQ(rec.resources.threadsPerGroup, 256u);
         EXPECT_GT(rec.resources.sharedMemoryPerGroup, 0u);

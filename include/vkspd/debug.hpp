@@ -86,6 +86,7 @@ struct OccupancyRecord {
     bool fp16 = false;                 ///< The FP16 variant.
     bool quad = false;                 ///< The quad subgroup variant.
     bool plainChain = false;           ///< The plain-chain kernel (Kernel::PlainChain; always quad).
+    bool haloStages = false;           ///< The halo-stage kernel (Kernel::HaloStages; always quad).
     /// An FP16 variant as generateMips builds it for formats with half-float denormals (16-bit
     /// float formats, B10G11R11): with 16-bit DenormPreserve, which can cost registers. Reported
     /// as a second FP16 record where the device preserves half denormals; false for every other
