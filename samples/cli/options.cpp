@@ -402,9 +402,10 @@ std::string helpText() {
            "                     kernel (chains whose first two or more levels are plain and a\n"
            "                     later one is not, such as 1920x1080); the same output. Default\n"
            "                     auto: plain where it applies, else general\n"
-           "  --tiles-per-group N  plain-chain kernel: 64x64 tiles one group reduces, a power of\n"
-           "                     two from 1 to " + std::to_string(vkspd::kMaxTilesPerGroup) +
-           " (default 0: the library's choice); the same output\n"
+           "  --tiles-per-group N  plain-chain kernel and the halo-stage kernel's prefix: 64x64\n"
+           "                     tiles one group reduces, a power of two from 1 to " +
+           std::to_string(vkspd::kMaxTilesPerGroup) + "\n"
+           "                     (default 0: the library's choice); the same output\n"
            "  --tail T/P         plain-chain kernel: the last T tiles (whole tile rows) in strips of P\n"
            "                     tiles, so the last groups to start end sooner (0/1: none; default:\n"
            "                     the library's rule, 2048/2 from 128x128 tiles); the same output\n"
