@@ -300,7 +300,9 @@ void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes) {
     setLayout(plan, plan->halo.countersPerLayer, plan->halo.dataPerLayer);
     // A strip of stage-0 tiles makes texels of level P for one tile of stage 1: at most 2^P tiles.
     const uint32_t prefix = plan->halo.stages[0].levels;
-    plan->tilesPerGroup = std::min<uint32_t>(tilesPerGroupFor(*plan, requested, texelBytes), 1u << prefix);
+    uint32_t per = tilesPerGroupFor(*plan, requested, texelBytes);
+    if (!requested) per = std::min(per, kHaloTilesPerGroup);
+    plan->tilesPerGroup = std::min<uint32_t>(per, 1u << prefix);
     setTail(plan, 0, 1);
 }
 

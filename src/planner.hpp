@@ -145,8 +145,10 @@ bool oneSiteFor(const Plan& plan);
 void useGeneralLayout(Plan* plan);
 
 // Switches `plan` to the halo-stage kernel (plan->halo.stageCount > 0): its counters and data,
-// and `requested` tiles per group (0: the plain kernel's rule) capped so that a strip of stage-0
-// tiles stays inside one tile of stage 1 (2^P tiles), with no tail.
+// and `requested` tiles per group (0: the plain kernel's rule, at most kHaloTilesPerGroup) capped
+// so that a strip of stage-0 tiles stays inside one tile of stage 1 (2^P tiles), with no tail.
+// (H200, repeat use, 3840x2160: 46.0 us with 4 tiles per group against 54.4 with 8.)
+constexpr uint32_t kHaloTilesPerGroup = 4;
 void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes);
 
 // The halo-stage kernel's push constants for `plan` (useHaloStages).

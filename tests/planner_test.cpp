@@ -419,6 +419,13 @@ TEST(Planner, HaloLayoutReplacesTheGeneralOneOnlyWhenChosen) {
     EXPECT_EQ(p.dataPerLayer, p.halo.dataPerLayer);
     EXPECT_EQ(p.dataBytes, uint64_t(p.halo.dataPerLayer) * 4 * 4 * 2);
     EXPECT_LE(p.tilesPerGroup, 8u);  // a strip stays in one tile of stage 1: 2^3 tiles
+    Plan uhd = plan(3840, 2160);  // the plain rule gives 8; the halo kernel's prefix at most 4
+    vkspd::useHaloStages(&uhd, 0, 4);
+    EXPECT_EQ(uhd.tilesPerGroup, vkspd::kHaloTilesPerGroup);
+    vkspd::useHaloStages(&uhd, 8, 4);  // asked for: as asked, within 2^P (P = 4)
+    EXPECT_EQ(uhd.tilesPerGroup, 8u);
+    vkspd::useHaloStages(&uhd, 32, 4);
+    EXPECT_EQ(uhd.tilesPerGroup, 16u);
     EXPECT_EQ(p.tailRow, p.stages[0].tilesY);  // no tail
     vkspd::useGeneralLayout(&p);
     EXPECT_FALSE(p.haloStages);

@@ -47,7 +47,8 @@ struct Tuning {
     /// default rule (the largest of 1, 2, 4 and 8 that leaves at least 256 workgroups; at most 4
     /// for texels of 8 bytes or more from 128x128 tiles over all layers); else a power of two up
     /// to kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns. The
-    /// halo-stage kernel takes the same, capped at 2^P for a plain prefix of P levels, and no tail.
+    /// halo-stage kernel takes the same (its default at most 4), capped at 2^P for a plain prefix of
+    /// P levels, and no tail.
     uint32_t tilesPerGroup = 0;
     /// Plain-chain kernel: the last `tailTiles` tiles of each layer's base, rounded up to whole
     /// tile rows, run in strips of `tailTilesPerGroup`, so the workgroups that start last end
