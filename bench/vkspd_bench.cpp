@@ -1169,22 +1169,28 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
         m.tuning.groupColumns = n;
         methods.push_back(m);
     }
+    // A kernel's quad variants that the library takes for `s`: FP16 (where the format allows it)
+    // and FP32, each with the linear-sampler fetch and with loads, named "vkspd <name> ...".
+    auto kernelVariants = [&](const char* name, vkspd::Kernel kernel) {
+        std::vector<Method> variants;
+        for (bool half : {true, false}) {
+            if (half && !fp16) continue;
+            for (bool lin : {true, false}) {
+                Method m{std::string("vkspd ") + name + (half ? " fp16" : " fp32") + (lin ? " linear" : " load"),
+                         Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
+                         vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
+                m.tuning.kernel = kernel;
+                vkspd::DispatchDescription d;
+                if (vkspd::describeDispatch(context, infoFor(s, m), &d).ok()) variants.push_back(m);
+            }
+        }
+        return variants;
+    };
     // The plain-chain kernel where the chain is plain: FP16 (where the format allows it)
     // and FP32, linear-sampler fetch (where allowed) and loads, the library's tiles per
     // group; then the tiles sweep on the FP16 (else FP32) linear (else load) variant.
     {
-        std::vector<Method> plain;
-        for (bool half : {true, false}) {
-            if (half && !fp16) continue;
-            for (bool lin : {true, false}) {
-                Method m{std::string("vkspd plain ") + (half ? "fp16" : "fp32") + (lin ? " linear" : " load"),
-                         Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
-                         vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
-                m.tuning.kernel = vkspd::Kernel::PlainChain;
-                vkspd::DispatchDescription pd;
-                if (vkspd::describeDispatch(context, infoFor(s, m), &pd).ok()) plain.push_back(m);
-            }
-        }
+        const std::vector<Method> plain = kernelVariants("plain", vkspd::Kernel::PlainChain);
         if (!plain.empty()) {
             const Method base = plain.front();
             for (const Method& m : plain) methods.push_back(m);
@@ -1196,19 +1202,8 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             }
         }
     }
-    // The halo-stage kernel (Kernel::HaloStages) where it takes the chain: FP16 (where the format
-    // allows it) and FP32, linear-sampler fetch (where allowed) and loads.
-    for (bool half : {true, false}) {
-        if (half && !fp16) continue;
-        for (bool lin : {true, false}) {
-            Method m{std::string("vkspd halo ") + (half ? "fp16" : "fp32") + (lin ? " linear" : " load"),
-                     Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
-                     vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
-            m.tuning.kernel = vkspd::Kernel::HaloStages;
-            vkspd::DispatchDescription hd;
-            if (vkspd::describeDispatch(context, infoFor(s, m), &hd).ok()) methods.push_back(m);
-        }
-    }
+    // The halo-stage kernel (Kernel::HaloStages) where it takes the chain.
+    for (const Method& m : kernelVariants("halo", vkspd::Kernel::HaloStages)) methods.push_back(m);
     return methods;
 }
 
