@@ -514,17 +514,6 @@ void deviceBarrier() {
     memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease);
 }
 
-// Joins the workgroup and orders every thread's earlier data-buffer and shared-memory accesses
-// before every thread's later ones, without a device-scope fence. Data-buffer writes are coherent
-// stores (available at device scope when made), so before an arrival at a device-scope
-// acquire-release counter this is all the ordering they need: the arriving thread's atomic
-// releases them to the other groups. A device-scope fence in every thread waits for all of that
-// thread's image stores, which nothing reads back (docs/PERFORMANCE.md).
-void releaseBarrier() {
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
-                   gl_SemanticsAcquireRelease);
-}
-
 // After the tile: arrive at the counters of the edges and corners this tile shares, and finish
 // those this group arrived at last.
 void finishEdges() {

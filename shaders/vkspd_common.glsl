@@ -307,6 +307,17 @@ VEC quadReducePairs(VEC v, uvec2 above) {
 }
 #endif
 
+// Joins the workgroup and orders every thread's earlier data-buffer and shared-memory accesses
+// before every thread's later ones, without a device-scope fence. Data-buffer writes are coherent
+// stores (available at device scope when made), so before an arrival at a device-scope
+// acquire-release counter this is all the ordering they need: the arriving thread's atomic
+// releases them to the other groups. A device-scope fence in every thread waits for all of that
+// thread's image stores, which nothing reads back (docs/PERFORMANCE.md). Both kernels use it before the arrivals that release kept texels.
+void releaseBarrier() {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
+}
+
 // Arrives at a counter; true for the arrival that brings it to `target`, which then owns the
 // work behind it and puts the counter back to zero for the next dispatch.
 bool arrive(uint counter, uint amount, uint target) {

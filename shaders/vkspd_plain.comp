@@ -514,14 +514,6 @@ void arriveFootprints(int s, ivec2 lo, ivec2 hi, uint lane) {
         if (sElectedTile[w] != 0u) gPending[gPendingCount++] = ivec3(s, lo / VKSPD_TILE - ivec2(w & 1, w >> 1));
 }
 
-// Joins the workgroup and orders every thread's earlier data-buffer and shared-memory accesses
-// before every thread's later ones: the kept texels before the releasing arrivals (as in
-// vkspd.comp: coherent stores need no device-scope fence of their own).
-void releaseBarrier() {
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
-                   gl_SemanticsAcquireRelease);
-}
-
 // Rows [r0, r1) of level `level` (relative to the base) of a halo tile's region, which starts at
 // texel `o` and is `n` texels wide, into sPool[at + (row - r0) * n.x + column]. Each texel is the
 // exact reduction of its two or three taps per axis in the level above: the kept texels of the
