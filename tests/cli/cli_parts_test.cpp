@@ -377,6 +377,9 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     ASSERT_TRUE(parse({"--kernel", "plain", "--tiles-per-group", "16"}, &plain, &why)) << why;
     EXPECT_EQ(plain.tuning.kernel, vkspd::Kernel::PlainChain);
     EXPECT_EQ(plain.tuning.tilesPerGroup, 16u);
+    Options halo;
+    ASSERT_TRUE(parse({"--kernel", "halo"}, &halo, &why)) << why;
+    EXPECT_EQ(halo.tuning.kernel, vkspd::Kernel::HaloStages);
     ASSERT_TRUE(parse({"--kernel", "general", "--tiles-per-group", "0", "--kernel=auto"}, &general, &why)) << why;
     EXPECT_EQ(general.tuning.kernel, vkspd::Kernel::Auto);
     EXPECT_EQ(general.tuning.tilesPerGroup, 0u);

@@ -426,6 +426,19 @@ TEST_F(Cli, ChainTooLargeForTheDeviceIsRefusedFromTheHeader) {
     EXPECT_FALSE(fs::exists(dir_ / "out")) << "nothing to write, so no folder";
 }
 
+// --kernel halo runs the halo-stage kernel, whose chain --verify compares with the CPU reference,
+// and the summary line says so; a size it does not take is refused with the library's reason.
+TEST_F(Cli, HaloKernelVerifiesAndIsNamed) {
+    const CliRun r = run({"--random", "260x132", "--kernel", "halo", "--verify", "--no-write"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("halo-stage kernel, "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("a prefix of 2 levels"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("verified: every level within"), std::string::npos) << r.out;
+    const CliRun odd = run({"--random", "65x63", "--kernel", "halo", "--no-write"});
+    EXPECT_NE(odd.code, 0);
+    EXPECT_NE(odd.err.find("Kernel::HaloStages: the mip range does not suit it"), std::string::npos) << odd.err;
+}
+
 struct BadCase {
     std::vector<std::string> args;
     int code;
