@@ -34,6 +34,25 @@ layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer Data { float data[
 // The same buffer as whole texels where they are 4 floats: one 16-byte access each (data offsets
 // are in texels from a 256-byte aligned start, so every vec4 is aligned).
 layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer DataV4 { vec4 data4[]; };
+#if defined(VKSPD_DATA_RANGES) && VKSPD_DATA_RANGES > 1
+// Data past one storage-buffer range: ranges 1 .. VKSPD_DATA_RANGES - 1 after the one above, each
+// a binding of its own (an array of buffer blocks made lavapipe's compile of the whole kernel
+// several times slower even where only element 0 was used).
+#if VKSPD_DATA_RANGES > VKSPD_MAX_DATA_RANGES
+#error "VKSPD_DATA_RANGES exceeds VKSPD_MAX_DATA_RANGES"
+#endif
+layout(constant_id = VKSPD_SPEC_DATA_SHIFT) const uint kDataShift = 31u;
+layout(set = 0, binding = VKSPD_BINDING_DATA_RANGE1) coherent buffer Data1 { float data1[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA_RANGE1) coherent buffer Data1V4 { vec4 data1v4[]; };
+#if VKSPD_DATA_RANGES > 2
+layout(set = 0, binding = VKSPD_BINDING_DATA_RANGE1 + 1) coherent buffer Data2 { float data2[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA_RANGE1 + 1) coherent buffer Data2V4 { vec4 data2v4[]; };
+#endif
+#if VKSPD_DATA_RANGES > 3
+layout(set = 0, binding = VKSPD_BINDING_DATA_RANGE1 + 2) coherent buffer Data3 { float data3[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA_RANGE1 + 2) coherent buffer Data3V4 { vec4 data3v4[]; };
+#endif
+#endif
 #if defined(VKSPD_HALO) && VKSPD_HALO
 layout(push_constant) uniform Push { HaloPushConstants pc; };
 #else
@@ -153,6 +172,52 @@ uvec2 levelExtent(int absLevel) {
 }
 
 // The data buffer holds texels of `channels` floats.
+#if defined(VKSPD_DATA_RANGES) && VKSPD_DATA_RANGES > 1
+// Texel t lies in range t >> kDataShift, at t & (2^kDataShift - 1) there.
+#if VKSPD_DATA_RANGES > 3
+#define VKSPD_RANGE_CASES_3(V) case 3u: V(data3, data3v4); break;
+#else
+#define VKSPD_RANGE_CASES_3(V)
+#endif
+#if VKSPD_DATA_RANGES > 2
+#define VKSPD_RANGE_CASES_2(V) case 2u: V(data2, data2v4); break;
+#else
+#define VKSPD_RANGE_CASES_2(V)
+#endif
+#define VKSPD_IN_RANGE(r, V)                 \
+    switch (r) {                             \
+    case 0u: V(data, data4); break;          \
+    case 1u: V(data1, data1v4); break;       \
+    VKSPD_RANGE_CASES_2(V)                   \
+    VKSPD_RANGE_CASES_3(V)                   \
+    }
+
+vec4 loadData(uint texel) {
+    const uint t = gDataBase + texel, r = t >> kDataShift, i = t & ((1u << kDataShift) - 1u);
+    vec4 v = vec4(0.0);
+    if (pc.channels == 4u) {
+#define VKSPD_LOAD4(floats, texels) v = texels[i]
+        VKSPD_IN_RANGE(r, VKSPD_LOAD4)
+        return v;
+    }
+    const uint base = i * pc.channels;
+#define VKSPD_LOAD1(floats, texels) for (uint c = 0u; c < pc.channels; ++c) v[c] = floats[base + c]
+    VKSPD_IN_RANGE(r, VKSPD_LOAD1)
+    return v;
+}
+
+void storeData(uint texel, vec4 v) {
+    const uint t = gDataBase + texel, r = t >> kDataShift, i = t & ((1u << kDataShift) - 1u);
+    if (pc.channels == 4u) {
+#define VKSPD_STORE4(floats, texels) texels[i] = v
+        VKSPD_IN_RANGE(r, VKSPD_STORE4)
+        return;
+    }
+    const uint base = i * pc.channels;
+#define VKSPD_STORE1(floats, texels) for (uint c = 0u; c < pc.channels; ++c) floats[base + c] = v[c]
+    VKSPD_IN_RANGE(r, VKSPD_STORE1)
+}
+#else
 vec4 loadData(uint texel) {
     if (pc.channels == 4u) return data4[gDataBase + texel];
     uint base = (gDataBase + texel) * pc.channels;
@@ -169,6 +234,7 @@ void storeData(uint texel, vec4 v) {
     uint base = (gDataBase + texel) * pc.channels;
     for (uint c = 0u; c < pc.channels; ++c) data[base + c] = v[c];
 }
+#endif
 
 vec3 linearToSrgb(vec3 l) {
     l = clamp(l, vec3(0.0), vec3(1.0));

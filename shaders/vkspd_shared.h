@@ -31,6 +31,8 @@ typedef uint32_t uint;
 #define VKSPD_BINDING_COUNTERS 2  // storage buffer of uint: election and edge counters
 #define VKSPD_BINDING_DATA 3      // storage buffer of float: kept level values and edge partials
 #define VKSPD_BINDING_DEBUG_MAP 4  // debug variants only: storage buffer of uint (debug.hpp)
+#define VKSPD_BINDING_DATA_RANGE1 5  // data ranges 1 .. VKSPD_MAX_DATA_RANGES - 1, one binding each
+                                     // (variants built with VKSPD_DATA_RANGES only)
 
 // Debug map: a finish counter and three reserved words, then per tile {order, SM id, warp id,
 // flags} (vkspd::DebugMapTile).
@@ -72,6 +74,12 @@ typedef uint32_t uint;
 // into the base level (VKSPD_FLAG_COPY_BASE is set as well); its pipelines are made per value, so
 // the kernel without a source carries no copy.
 #define VKSPD_SPEC_COPY_BASE 2
+// vkspd.comp built with VKSPD_DATA_RANGES = N > 1 (at run time, only for scratch data larger than
+// one storage-buffer range, maxStorageBufferRange): the data is N consecutive ranges of
+// 2^DATA_SHIFT texels each (the last one shorter), range 0 at VKSPD_BINDING_DATA and range k >= 1
+// at VKSPD_BINDING_DATA_RANGE1 + k - 1. The embedded variants bind the data as one range.
+#define VKSPD_SPEC_DATA_SHIFT 3
+#define VKSPD_MAX_DATA_RANGES 4
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).
 #define VKSPD_REDUCTION_AVERAGE 0

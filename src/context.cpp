@@ -13,7 +13,14 @@
 
 namespace vkspd {
 
-void singlePassBindings(VkDescriptorSetLayoutBinding bindings[4]) {
+uint32_t dataRangeSlots(const VkPhysicalDeviceLimits& limits) {
+    // The counters, the data ranges and a debug map within the per-stage storage-buffer limit
+    // (at least 4 on every device, so at least 2 ranges).
+    const uint32_t perStage = std::min(limits.maxPerStageDescriptorStorageBuffers, limits.maxDescriptorSetStorageBuffers);
+    return std::max(1u, std::min<uint32_t>(VKSPD_MAX_DATA_RANGES, perStage > 2 ? perStage - 2 : 1));
+}
+
+uint32_t singlePassBindings(VkDescriptorSetLayoutBinding* bindings, uint32_t dataRanges) {
     // Not immutable: each dispatch pushes the NEAREST or the LINEAR sampler (Fetch).
     bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                    VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
@@ -23,6 +30,10 @@ void singlePassBindings(VkDescriptorSetLayoutBinding bindings[4]) {
                    VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     bindings[3] = {VKSPD_BINDING_DATA, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                    VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    for (uint32_t k = 1; k < dataRanges; ++k)
+        bindings[3 + k] = {VKSPD_BINDING_DATA_RANGE1 + k - 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                           VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    return 3 + dataRanges;
 }
 
 Result fail(VkResult code, std::string message) {
@@ -152,11 +163,12 @@ Result createLayouts(ContextT* c) {
     r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->linearSampler);
     if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler (linear)");
 
-    VkDescriptorSetLayoutBinding bindings[4] = {};
-    singlePassBindings(bindings);
+    VkDescriptorSetLayoutBinding bindings[kSinglePassBindings] = {};
+    // Ranges past the first only where the library can build the kernel that uses them.
+    c->dataRangeSlots = runtimeCompilerAvailable() ? dataRangeSlots(c->properties.limits) : 1;
     VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    li.bindingCount = 4;
+    li.bindingCount = singlePassBindings(bindings, c->dataRangeSlots);
     li.pBindings = bindings;
     r = c->fn.vkCreateDescriptorSetLayout(c->device(), &li, c->allocator(), &c->setLayout);
     if (r != VK_SUCCESS) return vkFail(r, "vkCreateDescriptorSetLayout");
@@ -287,6 +299,19 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
         }
     }
 
+    // The largest range of scratch data bound as one descriptor (ContextTuning::maxDataRangeBytes).
+    c->dataRangeLimit = c->properties.limits.maxStorageBufferRange;
+    if (createInfo.tuning && createInfo.tuning->maxDataRangeBytes) {
+        const uint64_t tuned = createInfo.tuning->maxDataRangeBytes;
+        if (tuned < kMinDataRangeBytes) {
+            delete c;
+            return fail(VK_ERROR_UNKNOWN, "createContext: ContextTuning::maxDataRangeBytes " + std::to_string(tuned) +
+                                              " must be 0 (the device's maxStorageBufferRange) or at least " +
+                                              std::to_string(kMinDataRangeBytes));
+        }
+        c->dataRangeLimit = std::min(c->dataRangeLimit, tuned);
+    }
+
     c->pipelineFlags = pipelineFlags;
     Result r = createLayouts(c);
     if (r.ok() && createInfo.privateDataEnabled) {
@@ -340,6 +365,7 @@ void destroyContextObject(ContextT* c) {
                 for (auto& byEncoding : byFlavour)
                     for (auto& byCopy : byEncoding)
                         for (VkPipeline p : byCopy) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    for (auto& entry : c->rangedPipelines) c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
     for (auto& entry : c->customReductions)
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->levelPipelines) {
@@ -445,24 +471,22 @@ Result cachedEmbeddedPipeline(Context c, VkPipeline& slot, const SpirvBlob& blob
     return {};
 }
 
-// The VkSpecializationInfo of one boolean specialization constant (points into itself: not
-// copyable; it lives as long as the pipeline creation that reads it).
-struct BoolSpecialization {
-    VkBool32 values[2];
-    VkSpecializationMapEntry entries[2];
+// A VkSpecializationInfo of up to four 32-bit constants (booleans as VkBool32). It points into
+// itself: not copyable; it lives as long as the pipeline creation that reads it.
+struct Specialization {
+    uint32_t values[4] = {};
+    VkSpecializationMapEntry entries[4] = {};
     VkSpecializationInfo info{};
-    BoolSpecialization(uint32_t id, bool v) : BoolSpecialization(id, v, id, v, 1) {}
-    // Two constants, `id` and `id2`.
-    BoolSpecialization(uint32_t id, bool v, uint32_t id2, bool v2, uint32_t count = 2)
-        : values{v ? VK_TRUE : VK_FALSE, v2 ? VK_TRUE : VK_FALSE},
-          entries{{id, 0, sizeof(VkBool32)}, {id2, sizeof(VkBool32), sizeof(VkBool32)}} {
-        info.mapEntryCount = count;
-        info.pMapEntries = entries;
-        info.dataSize = count * sizeof(VkBool32);
-        info.pData = values;
+    Specialization() { info.pMapEntries = entries, info.pData = values; }
+    Specialization& add(uint32_t id, uint32_t value) {
+        const uint32_t n = info.mapEntryCount++;
+        values[n] = value;
+        entries[n] = {id, uint32_t(n * sizeof(uint32_t)), sizeof(uint32_t)};
+        info.dataSize = info.mapEntryCount * sizeof(uint32_t);
+        return *this;
     }
-    BoolSpecialization(const BoolSpecialization&) = delete;
-    BoolSpecialization& operator=(const BoolSpecialization&) = delete;
+    Specialization(const Specialization&) = delete;
+    Specialization& operator=(const Specialization&) = delete;
 };
 
 // Whether a built-in variant takes its half-denormals flavour: one pipeline serves both flavours
@@ -475,11 +499,12 @@ bool embeddedFlavour(Context c, bool fp16, bool halfDenormals) {
 }  // namespace
 
 Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, CustomReduction custom,
-                          VkPipeline* out, bool halfDenormals, bool oneSite) {
+                          VkPipeline* out, bool halfDenormals, bool oneSite, uint32_t dataShift) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (quad && !c->quadSupported)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the quad variant needs quad subgroup operations");
+    if (dataShift != 0) return getRangedPipeline(c, reduction, fp16, quad, custom, halfDenormals, oneSite, dataShift, out);
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     if (reduction == VKSPD_REDUCTION_CUSTOM) {
         *out = custom ? custom->pipelines[quad ? 1 : 0] : VK_NULL_HANDLE;
@@ -487,9 +512,46 @@ Result getComputePipeline(Context c, uint32_t reduction, bool fp16, bool quad, C
         return {};
     }
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
-    const BoolSpecialization specialization(VKSPD_SPEC_ONE_SITE, oneSite);
+    Specialization specialization;
+    specialization.add(VKSPD_SPEC_ONE_SITE, oneSite);
     return cachedEmbeddedPipeline(c, c->pipelines[reduction][fp16 ? 1 : 0][quad ? 1 : 0][half ? 1 : 0][oneSite ? 1 : 0],
                                   embeddedSpirv(reduction, fp16, quad), half, out, &specialization.info);
+}
+
+Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, CustomReduction custom,
+                         bool halfDenormals, bool oneSite, uint32_t dataShift, VkPipeline* out) {
+    const bool isCustom = reduction == VKSPD_REDUCTION_CUSTOM;
+    if (isCustom && !custom) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "no pipeline for this custom reduction");
+    // Custom reductions: FP32, VKSPD_SPEC_ONE_SITE left at its default, half flavour irrelevant.
+    const bool half = isCustom || embeddedFlavour(c, fp16, halfDenormals);
+    if (isCustom) oneSite = false;
+    const RangedKey key{isCustom ? static_cast<const void*>(custom) : nullptr, reduction, fp16, quad, half, oneSite,
+                        dataShift};
+    {
+        std::lock_guard<std::mutex> lock(c->pipelineMutex);
+        auto it = c->rangedPipelines.find(key);
+        if (it != c->rangedPipelines.end()) {
+            *out = it->second;
+            return {};
+        }
+    }
+    // Compiled outside the lock (seconds): made only for requests whose data one range cannot hold.
+    std::vector<uint32_t> words;
+    Result r = compileSinglePass(c, isCustom ? &custom->source : nullptr, reduction, fp16, quad, c->dataRangeSlots,
+                                 &words);
+    if (!r.ok()) return r;
+    Specialization specialization;
+    if (!isCustom) specialization.add(VKSPD_SPEC_ONE_SITE, oneSite);
+    specialization.add(VKSPD_SPEC_DATA_SHIFT, dataShift);
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    r = createComputePipeline(c, words.data(), words.size() * 4, &pipeline, VK_NULL_HANDLE, 0, half,
+                              &specialization.info);
+    if (!r.ok()) return r;
+    std::lock_guard<std::mutex> lock(c->pipelineMutex);
+    auto inserted = c->rangedPipelines.emplace(key, pipeline);
+    if (!inserted.second) c->fn.vkDestroyPipeline(c->device(), pipeline, c->allocator());  // another thread's first
+    *out = inserted.first->second;
+    return {};
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
@@ -502,7 +564,8 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
-    const BoolSpecialization specialization(VKSPD_SPEC_SRGB, srgb, VKSPD_SPEC_COPY_BASE, copyBase);
+    Specialization specialization;
+    specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase);
     return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0][copyBase ? 1 : 0][halo ? 1 : 0],
                                   embeddedPlainSpirv(reduction, fp16, halo), half, out, &specialization.info);
 }

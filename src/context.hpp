@@ -53,6 +53,10 @@ struct CachedView {
     VkFramebuffer framebuffer = VK_NULL_HANDLE;  // render-pass path: a framebuffer on the view
 };
 
+// A general-kernel pipeline for scratch data in several ranges: (custom reduction or null,
+// reduction, fp16, quad, half-denormals flavour, VKSPD_SPEC_ONE_SITE, VKSPD_SPEC_DATA_SHIFT).
+using RangedKey = std::tuple<const void*, uint32_t, bool, bool, bool, bool, uint32_t>;
+
 // A scratch range for one dispatch.
 struct ScratchRange {
     VkBuffer counters = VK_NULL_HANDLE;
@@ -101,6 +105,9 @@ struct vkspd::ContextT {
     VkSampler linearSampler = VK_NULL_HANDLE;  // LINEAR: Fetch::LinearSampler
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
+    uint32_t dataRangeSlots = 1;  // elements of the data binding (dataRangeSlots(limits))
+    // The most bytes one of them binds: maxStorageBufferRange, or less by ContextTuning.
+    uint64_t dataRangeLimit = 0;
 
     // Pipelines are created on first use (guarded by pipelineMutex).
     std::mutex pipelineMutex;
@@ -111,6 +118,9 @@ struct vkspd::ContextT {
     // (quad only; the encoding and the copy are specialization constants of its module,
     // VKSPD_SPEC_SRGB and VKSPD_SPEC_COPY_BASE).
     VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2][2] = {};  // [...][halo]
+    // The general kernel with its data in dataRangeSlots ranges, compiled at run time on first use
+    // (custom reductions' entries go with them).
+    std::map<RangedKey, VkPipeline> rangedPipelines;
     std::map<std::string, std::unique_ptr<CustomReductionT>> customReductions;
     // Debug-map variants (debug.hpp, src/debug.cpp), created on first use.
     DebugPipelines debug;
@@ -142,6 +152,10 @@ struct vkspd::ContextT {
 };
 
 namespace vkspd {
+
+// The smallest ContextTuning::maxDataRangeBytes: ranges of at least 4096 texels, so a range is a
+// multiple of any minStorageBufferOffsetAlignment.
+constexpr uint64_t kMinDataRangeBytes = 65536;
 
 // PCI vendor IDs (VkPhysicalDeviceProperties::vendorID) the library tunes or reports for.
 constexpr uint32_t kVendorNvidia = 0x10DE;
@@ -183,9 +197,21 @@ Result createContextWithPipelineFlags(const ContextCreateInfo& createInfo,
 // `halfDenormals`: whether the FP16 variant declares DenormPreserve for 16-bit floats where the
 // device can (halfDenormalsMatter).
 // `oneSite`: the built-in reductions' VKSPD_SPEC_ONE_SITE (custom reductions keep its default).
+// `dataShift`: Plan::dataRangeShift (0: the data is one range).
 Result getComputePipeline(Context context, uint32_t reduction, bool fp16, bool quad,
                           CustomReduction custom, VkPipeline* pipeline, bool halfDenormals = true,
-                          bool oneSite = false);
+                          bool oneSite = false, uint32_t dataShift = 0);
+// The same built at run time for scratch data in Context::dataRangeSlots ranges of 2^dataShift
+// texels (dataShift > 0; getComputePipeline calls it).
+Result getRangedPipeline(Context context, uint32_t reduction, bool fp16, bool quad, CustomReduction custom,
+                         bool halfDenormals, bool oneSite, uint32_t dataShift, VkPipeline* pipeline);
+// Compiles vkspd.comp at run time (shaderc) for a reduction (with `customSource` for
+// VKSPD_REDUCTION_CUSTOM), FP16 or FP32, quad or not, its data in `dataRanges` bindings
+// (VKSPD_DATA_RANGES; 1: the embedded variants' one). Fails where the library has no shaderc.
+Result compileSinglePass(Context context, const std::string* customSource, uint32_t reduction, bool fp16, bool quad,
+                         uint32_t dataRanges, std::vector<uint32_t>* words);
+// Whether compileSinglePass can run (the library was built with shaderc).
+bool runtimeCompilerAvailable();
 // The plain-chain pipeline of a built-in reduction (quad), created on first use; `halfDenormals`
 // as for getComputePipeline; `srgb`: whether its stores encode to sRGB (formats whose encoding is
 // ChannelEncoding::Srgb8, written through their UNORM views); `copyBase`: the dispatch reads a
@@ -211,8 +237,13 @@ bool halfDenormalsMatter(const FormatInfo& format);
 // Context: FP16 variants on a device that preserves 16-bit denormals. Elsewhere both flavours are
 // the same module (one pipeline, one occupancy record).
 bool halfDenormalFlavourDiffers(Context context, bool fp16);
-// The four bindings of the single pass's push-descriptor layout (source, levels, counters, data).
-void singlePassBindings(VkDescriptorSetLayoutBinding bindings[4]);
+// The bindings of the single pass's push-descriptor layout (source, levels, counters, data, then
+// data ranges 1 .. dataRanges - 1) into `bindings` (kSinglePassBindings at most); returns how many.
+constexpr uint32_t kSinglePassBindings = 3 + VKSPD_MAX_DATA_RANGES;
+uint32_t singlePassBindings(VkDescriptorSetLayoutBinding* bindings, uint32_t dataRanges);
+// How many data ranges (elements of the data binding) a device's storage-buffer limits allow, up
+// to VKSPD_MAX_DATA_RANGES.
+uint32_t dataRangeSlots(const VkPhysicalDeviceLimits& limits);
 // The debug-map variant (debug.hpp), created with its layout on first use (src/debug.cpp).
 Result getDebugPipeline(Context context, bool fp16, bool quad, bool smBuiltins, VkPipeline* pipeline);
 // Destroys what getDebugPipeline created (destroyContext).

@@ -56,22 +56,28 @@ shaderc_include_result* resolveInclude(void* userData, const char* requested, in
 
 void releaseInclude(void*, shaderc_include_result* result) { delete result; }
 
-// Compiles the single pass with the caller's reduction for one subgroup path.
-Result compileCustom(Context c, const std::string& source, bool quad, std::vector<uint32_t>* words) {
+}  // namespace
+
+Result compileSinglePass(Context c, const std::string* customSource, uint32_t reduction, bool fp16, bool quad,
+                         uint32_t dataRanges, std::vector<uint32_t>* words) {
+    const std::string noSource;
+    const std::string& source = customSource ? *customSource : noSource;
+    const char* who = reduction == VKSPD_REDUCTION_CUSTOM ? "createCustomReduction" : "the single pass";
     shaderc_compiler_t compiler = shaderc_compiler_initialize();
     shaderc_compile_options_t options = shaderc_compile_options_initialize();
     if (!compiler || !options) {
         shaderc_compile_options_release(options);
         shaderc_compiler_release(compiler);
-        return fail(VK_ERROR_OUT_OF_HOST_MEMORY, "createCustomReduction: shaderc could not start");
+        return fail(VK_ERROR_OUT_OF_HOST_MEMORY, std::string(who) + ": shaderc could not start");
     }
     auto define = [&](const char* name, const char* value) {
         shaderc_compile_options_add_macro_definition(options, name, std::strlen(name), value, std::strlen(value));
     };
-    define("VKSPD_FP16", "0");
+    define("VKSPD_FP16", fp16 ? "1" : "0");
     define("VKSPD_QUAD", quad ? "1" : "0");
-    const std::string reduction = std::to_string(VKSPD_REDUCTION_CUSTOM);
-    define("VKSPD_REDUCTION", reduction.c_str());
+    const std::string reductionText = std::to_string(reduction), rangesText = std::to_string(dataRanges);
+    define("VKSPD_REDUCTION", reductionText.c_str());
+    define("VKSPD_DATA_RANGES", rangesText.c_str());
     shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
     shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
     IncludeContext ctx{&source};
@@ -81,11 +87,12 @@ Result compileCustom(Context c, const std::string& source, bool quad, std::vecto
         compiler, text, std::strlen(text), shaderc_compute_shader, "vkspd.comp", "main", options);
     Result r;
     if (!result) {
-        r = fail(VK_ERROR_OUT_OF_HOST_MEMORY, "createCustomReduction: shaderc returned no result");
+        r = fail(VK_ERROR_OUT_OF_HOST_MEMORY, std::string(who) + ": shaderc returned no result");
     } else if (shaderc_result_get_compilation_status(result) != shaderc_compilation_status_success) {
-        r = fail(VK_ERROR_UNKNOWN,
-                 std::string("createCustomReduction: the reduction does not compile:\n") +
-                     shaderc_result_get_error_message(result));
+        r = fail(VK_ERROR_UNKNOWN, std::string(who) +
+                                       (reduction == VKSPD_REDUCTION_CUSTOM ? ": the reduction does not compile:\n"
+                                                                            : ": the kernel does not compile:\n") +
+                                       shaderc_result_get_error_message(result));
     } else {
         const size_t bytes = shaderc_result_get_length(result);
         words->resize(bytes / 4);
@@ -98,8 +105,28 @@ Result compileCustom(Context c, const std::string& source, bool quad, std::vecto
     return r;
 }
 
-}  // namespace
+bool runtimeCompilerAvailable() { return true; }
+#else
+Result compileSinglePass(Context, const std::string*, uint32_t, bool, bool, uint32_t, std::vector<uint32_t>*) {
+    return fail(VK_ERROR_FEATURE_NOT_PRESENT, "this vkspd was built without shaderc (VKSPD_WITH_SHADERC)");
+}
+
+bool runtimeCompilerAvailable() { return false; }
 #endif
+
+// A reduction's pipelines: its two embedded-layout ones and those made for data in ranges. The
+// caller holds pipelineMutex.
+void destroyCustomPipelines(Context c, CustomReductionT* reduction) {
+    for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    for (auto it = c->rangedPipelines.begin(); it != c->rangedPipelines.end();) {
+        if (std::get<0>(it->first) != reduction) {
+            ++it;
+            continue;
+        }
+        c->fn.vkDestroyPipeline(c->device(), it->second, c->allocator());
+        it = c->rangedPipelines.erase(it);
+    }
+}
 
 Result createCustomReduction(Context c, const char* glsl, CustomReduction* out) noexcept {
     return guarded([&]() -> Result {
@@ -129,7 +156,7 @@ Result createCustomReduction(Context c, const char* glsl, CustomReduction* out) 
         for (int quad = 0; quad < 2; ++quad) {
             if (quad && !c->quadSupported) continue;
             std::vector<uint32_t> words;
-            Result r = compileCustom(c, source, quad != 0, &words);
+            Result r = compileSinglePass(c, &source, VKSPD_REDUCTION_CUSTOM, false, quad != 0, 1, &words);
             if (r.ok()) r = createComputePipeline(c, words.data(), words.size() * 4, &reduction->pipelines[quad]);
             if (!r.ok()) {
                 for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
@@ -140,7 +167,7 @@ Result createCustomReduction(Context c, const char* glsl, CustomReduction* out) 
         auto it = c->customReductions.find(source);
         if (it != c->customReductions.end()) {
             // Another thread compiled the same text first: use its pipelines.
-            for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+            destroyCustomPipelines(c, reduction.get());
             ++it->second->references;
             *out = it->second.get();
             return {};
@@ -158,7 +185,7 @@ void destroyCustomReduction(Context c, CustomReduction reduction) noexcept {
     auto it = c->customReductions.find(reduction->source);
     if (it == c->customReductions.end() || it->second.get() != reduction) return;
     if (--reduction->references > 0) return;
-    for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    destroyCustomPipelines(c, reduction);
     c->customReductions.erase(it);
 }
 

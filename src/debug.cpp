@@ -268,13 +268,13 @@ Result getDebugPipeline(Context c, bool fp16, bool quad, bool smBuiltins, VkPipe
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     if (!c->debug.setLayout) {
         // The normal bindings plus the map; a layout of its own so the normal one is untouched.
-        VkDescriptorSetLayoutBinding bindings[5] = {};
-        singlePassBindings(bindings);
-        bindings[4] = {VKSPD_BINDING_DEBUG_MAP, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+        VkDescriptorSetLayoutBinding bindings[kSinglePassBindings + 1] = {};
+        const uint32_t n = singlePassBindings(bindings, 1);
+        bindings[n] = {VKSPD_BINDING_DEBUG_MAP, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                        VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
         VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
         li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-        li.bindingCount = 5;
+        li.bindingCount = n + 1;
         li.pBindings = bindings;
         VkResult r = c->fn.vkCreateDescriptorSetLayout(c->device(), &li, c->allocator(), &c->debug.setLayout);
         if (r != VK_SUCCESS) return vkFail(r, "vkCreateDescriptorSetLayout");

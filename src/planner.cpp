@@ -285,8 +285,26 @@ void setLayout(Plan* plan, uint32_t counters, uint32_t data) {
     plan->dataPerLayer = data;
     plan->counterBytes = std::max<uint64_t>(4, uint64_t(counters) * 4 * plan->layers);
     plan->dataBytes = std::max<uint64_t>(16, uint64_t(data) * 4 * plan->channels * plan->layers);
+    plan->dataRanges = 1;
+    plan->dataRangeShift = 0;
 }
 }  // namespace
+
+void planDataRanges(Plan* plan, uint64_t maxRange) {
+    plan->dataRanges = 1;
+    plan->dataRangeShift = 0;
+    if (plan->dataBytes <= maxRange) return;
+    const uint64_t texelBytes = uint64_t(plan->channels) * 4;
+    uint32_t shift = 0;
+    while ((texelBytes << (shift + 1)) <= maxRange && shift < 31) ++shift;
+    const uint64_t rangeBytes = texelBytes << shift;
+    plan->dataRangeShift = shift;
+    plan->dataRanges = uint32_t((plan->dataBytes + rangeBytes - 1) / rangeBytes);
+}
+
+uint64_t dataRangeBytes(const Plan& plan) {
+    return plan.dataRangeShift ? (uint64_t(plan.channels) * 4) << plan.dataRangeShift : plan.dataBytes;
+}
 
 void useGeneralLayout(Plan* plan) {
     plan->haloStages = false;

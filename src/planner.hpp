@@ -84,6 +84,11 @@ struct Plan {
     uint32_t dataPerLayer = 0;        // texels
     uint64_t counterBytes = 0;        // all layers
     uint64_t dataBytes = 0;           // all layers (at least 16: a binding needs a range)
+    // The data binding as dataRanges consecutive ranges of 2^dataRangeShift texels each, the last
+    // one shorter (planDataRanges; the shader's VKSPD_SPEC_DATA_RANGES and VKSPD_SPEC_DATA_SHIFT).
+    // One range and shift 0 wherever dataBytes fits one storage-buffer range.
+    uint32_t dataRanges = 1;
+    uint32_t dataRangeShift = 0;
     // The halo-stage kernel's layout (made with the plan; the fields above describe the general
     // and plain kernels' until useHaloStages switches them to it).
     HaloPlan halo;
@@ -103,6 +108,14 @@ struct Plan {
 // dispatch (empty extent, more levels than the base has or than VKSPD_MAX_LEVELS).
 bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_t layers,
               uint32_t channels, Plan* plan, std::string* error);
+
+// Splits the plan's data into ranges of at most `maxRange` bytes (maxStorageBufferRange): one
+// range where dataBytes fits, else the fewest ranges of 2^dataRangeShift texels, with the largest
+// shift whose range of `channels` floats fits maxRange. dataRanges may then exceed
+// VKSPD_MAX_DATA_RANGES or what the device can bind: the caller refuses those.
+void planDataRanges(Plan* plan, uint64_t maxRange);
+// Bytes of one range (all but the last are this long); dataBytes for one range.
+uint64_t dataRangeBytes(const Plan& plan);
 
 // Whether every level of `levelsBelowBase` below a width x height base is a plain 2x2 reduction of
 // the level above (each axis of the base .. level levelsBelowBase-1 even or 1): Plan::plain.

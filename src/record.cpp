@@ -266,25 +266,46 @@ Result checkSource(const MipGenInfo& info, VkExtent2D base, const Request& req) 
     return {};
 }
 
-// Each of the two scratch bindings must fit one storage buffer range.
-Result checkScratchFits(Context c, const MipGenInfo& info, VkExtent2D base, const Request& req) {
+// The counters must fit one storage-buffer range, the data the ranges the kernel can bind: the
+// general kernel's data binding is split into up to dataRangeSlots ranges (planDataRanges); the
+// plain-chain and halo-stage kernels bind theirs (the kept levels) as one.
+Result checkScratchFits(Context c, const MipGenInfo& info, VkExtent2D base, Request* req) {
     // Edge records of odd levels dominate: 276 texels of `channels` floats per 64x64 tile and
-    // layer, so one layer of 16383x16383 RGBA needs 289 MB, more than the 2^27 bytes every device
-    // allows.
+    // layer, so one layer of 16383x16383 RGBA needs 289 MB, more than the 2^27 bytes a device may
+    // allow in one range.
     const uint64_t range = c->properties.limits.maxStorageBufferRange;
-    const bool dataOver = req.plan.dataBytes > range;
-    if (dataOver || req.plan.counterBytes > range) {
-        const uint64_t bytes = dataOver ? req.plan.dataBytes : req.plan.counterBytes;
-        const uint64_t perLayer = bytes / req.plan.layers;
-        std::string advice = perLayer <= range
-                                 ? "; generate fewer layers per call (at most " + std::to_string(range / perLayer) + ")"
-                                 : "; one layer of this mip range is already too large for the single pass "
-                                   "on this device";
+    const bool ranged = !req->plainKernel && !req->haloKernel;
+    if (ranged) planDataRanges(&req->plan, c->dataRangeLimit);
+    const uint32_t slots = ranged ? c->dataRangeSlots : 1;
+    const bool dataOver = req->plan.dataRanges > slots || (!ranged && req->plan.dataBytes > range);
+    if (dataOver || req->plan.counterBytes > range) {
+        const uint64_t bytes = dataOver ? req->plan.dataBytes : req->plan.counterBytes;
+        const std::string deviceRange = "the device's maxStorageBufferRange " + std::to_string(range);
+        uint64_t limit = range;
+        std::string limitText = deviceRange;
+        if (dataOver && ranged) {
+            limit = uint64_t(slots) * dataRangeBytes(req->plan);
+            limitText = std::to_string(limit) + " bytes (" + std::to_string(slots) + " ranges of at most " +
+                        (c->dataRangeLimit < range ? "ContextTuning::maxDataRangeBytes " +
+                                                         std::to_string(c->dataRangeLimit)
+                                                   : deviceRange) +
+                        ")";
+        } else if (dataOver) {
+            limitText += " (this kernel binds its data as one range)";
+        }
+        const uint64_t perLayer = bytes / req->plan.layers;
+        std::string advice = perLayer <= limit ? "; generate fewer layers per call (at most " +
+                                                     std::to_string(limit / perLayer) + ")"
+                                               : "; one layer of this mip range is already too large for this "
+                                                 "kernel on this device";
+        if (dataOver && !ranged && c->dataRangeSlots > 1)
+            advice += ", or use Kernel::General (it binds its data in up to " + std::to_string(c->dataRangeSlots) +
+                      " ranges)";
         return fail(VK_ERROR_FEATURE_NOT_PRESENT,
-                    "mip range " + levelRange(info.baseMipLevel, req.levelCount) + " of " +
-                        std::to_string(req.plan.layers) + " layer(s) of " + extentText(base) + " needs " +
+                    "mip range " + levelRange(info.baseMipLevel, req->levelCount) + " of " +
+                        std::to_string(req->plan.layers) + " layer(s) of " + extentText(base) + " needs " +
                         std::to_string(bytes) + " bytes of scratch " + (dataOver ? "data" : "counters") +
-                        ", more than the device's maxStorageBufferRange " + std::to_string(range) + advice);
+                        ", more than " + limitText + advice);
     }
     return {};
 }
@@ -394,7 +415,7 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     Result kernel = checkKernel(tuning, req);
     if (!kernel.ok()) return kernel;
     // After the kernel: the halo-stage kernel's scratch is its own.
-    if (Result r = checkScratchFits(c, info, base, *req); !r.ok()) return r;
+    if (Result r = checkScratchFits(c, info, base, req); !r.ok()) return r;
     return checkScratchOffset(c, info);
 }
 
@@ -587,13 +608,19 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
                     info.baseArrayLayer, req.layerCount, &b->levelViews[k]);
         if (!r.ok()) return r;
     }
-    if (map) return getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &b->pipeline);
+    if (map) {
+        if (req.plan.dataRanges > 1)
+            return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                        "the debug map's variant binds its scratch data as one range; this request needs " +
+                            std::to_string(req.plan.dataRanges) + " (maxStorageBufferRange)");
+        return getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &b->pipeline);
+    }
     if (req.plainKernel || req.haloKernel)
         return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
                                 req.hasSource, req.haloKernel);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
-                              halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan));
+                              halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan), req.plan.dataRangeShift);
 }
 
 // The scratch of a dispatch: the caller's buffer (counters, then data at the next aligned
@@ -638,9 +665,17 @@ void pushSinglePassDescriptors(Context c, VkCommandBuffer cmd, VkPipelineLayout 
         levels[k] = {VK_NULL_HANDLE, v, VK_IMAGE_LAYOUT_GENERAL};
     }
     VkDescriptorBufferInfo counters{scratch.counters, scratch.countersOffset, plan.counterBytes};
-    VkDescriptorBufferInfo data{scratch.data, scratch.dataOffset, plan.dataBytes};
+    // Data past one range: the plan's ranges, and the first one again in the bindings of ranges
+    // it does not have (the ranged kernel declares every binding of the layout).
+    VkDescriptorBufferInfo data[VKSPD_MAX_DATA_RANGES];
+    const uint64_t rangeBytes = dataRangeBytes(plan);
+    const uint32_t dataBindings = plan.dataRanges > 1 ? c->dataRangeSlots : 1;
+    for (uint32_t k = 0; k < dataBindings; ++k) {
+        const uint64_t first = k < plan.dataRanges ? k * rangeBytes : 0;
+        data[k] = {scratch.data, scratch.dataOffset + first, std::min(rangeBytes, plan.dataBytes - first)};
+    }
     VkDescriptorBufferInfo mapInfo{map ? map->buffer : VK_NULL_HANDLE, map ? map->offset : 0, mapBytes};
-    VkWriteDescriptorSet writes[5] = {};
+    VkWriteDescriptorSet writes[5 + VKSPD_MAX_DATA_RANGES - 1] = {};
     for (auto& w : writes) w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     writes[0].dstBinding = VKSPD_BINDING_SOURCE;
     writes[0].descriptorCount = 1;
@@ -657,12 +692,21 @@ void pushSinglePassDescriptors(Context c, VkCommandBuffer cmd, VkPipelineLayout 
     writes[3].dstBinding = VKSPD_BINDING_DATA;
     writes[3].descriptorCount = 1;
     writes[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[3].pBufferInfo = &data;
-    writes[4].dstBinding = VKSPD_BINDING_DEBUG_MAP;
-    writes[4].descriptorCount = 1;
-    writes[4].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    writes[4].pBufferInfo = &mapInfo;
-    c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, map ? 5 : 4, writes);
+    writes[3].pBufferInfo = &data[0];
+    uint32_t count = 4;
+    if (map) {
+        writes[count].dstBinding = VKSPD_BINDING_DEBUG_MAP;
+        writes[count].descriptorCount = 1;
+        writes[count].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[count++].pBufferInfo = &mapInfo;
+    }
+    for (uint32_t k = 1; k < dataBindings; ++k) {
+        writes[count].dstBinding = VKSPD_BINDING_DATA_RANGE1 + k - 1;
+        writes[count].descriptorCount = 1;
+        writes[count].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[count++].pBufferInfo = &data[k];
+    }
+    c->fn.vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, count, writes);
 }
 
 // The single pass: barriers from `before`, the caller's scratch cleared (where given), the
@@ -864,6 +908,7 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
             d->linearFetch = req.linearFetch;
             d->denormalsPreserved = denormalsPreserved(c, req.fp16, halfDenormalsMatter(req.decision.format));
             d->scratchBytes = userScratchBytes(c, req.plan);
+            d->scratchDataRanges = req.plan.dataRanges;
         }
         return {};
     });

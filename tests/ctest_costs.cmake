@@ -8,6 +8,8 @@
 set_tests_properties(
   GpuTest.MinMaxAndMinMaxAreBitExactAtOddSizes PROPERTIES COST 300)
 set_tests_properties(
+  GpuTest.ScratchDataPastOneRangeIsBoundInRanges PROPERTIES COST 130)
+set_tests_properties(
   GpuTest.CustomReductionMatchesItsCpuTwin PROPERTIES COST 100)
 set_tests_properties(
   GpuTest.DepthSourceBuildsAConservativePyramid PROPERTIES COST 86)

@@ -434,3 +434,44 @@ TEST(Planner, HaloLayoutReplacesTheGeneralOneOnlyWhenChosen) {
     EXPECT_EQ(pc.stages, 3u);
     EXPECT_EQ(pc.stage[1].shape, 4u | (4u << 8) | (0u << 16) | (7u << 24));
 }
+
+// Scratch data past one storage-buffer range is split into ranges of whole texels, a power of two
+// each, the fewest that hold it; data that fits keeps one range and shift 0 (the unsplit shader).
+TEST(Planner, DataPastOneRangeIsSplitIntoPowerOfTwoRanges) {
+    const uint64_t minRange = uint64_t(1) << 27;  // the least maxStorageBufferRange Vulkan allows
+    vkspd::Plan p = plan(4095, 4095);
+    vkspd::planDataRanges(&p, minRange);
+    EXPECT_EQ(p.dataRanges, 1u);
+    EXPECT_EQ(p.dataRangeShift, 0u);
+    EXPECT_EQ(vkspd::dataRangeBytes(p), p.dataBytes);
+
+    // One RGBA layer of 16383^2: 65536 tiles of 276 texels of 16 bytes, 289 MB: three ranges of
+    // 2^23 texels (2^27 bytes).
+    p = plan(16383, 16383);
+    EXPECT_GE(p.dataBytes, uint64_t(256) * 256 * 276 * 16);
+    vkspd::planDataRanges(&p, minRange);
+    EXPECT_EQ(p.dataRangeShift, 23u);
+    EXPECT_EQ(vkspd::dataRangeBytes(p), minRange);
+    EXPECT_EQ(p.dataRanges, 3u);
+    EXPECT_LE(p.dataBytes, 3 * minRange);
+    EXPECT_GT(p.dataBytes, 2 * minRange);
+
+    // A range that is not a power of two (NVIDIA reports 2^32 - 1): the largest power-of-two texel
+    // count that fits. Two floats a texel (MinMax) and one.
+    p = plan(4095, 4095, UINT32_MAX, 600, 2);
+    vkspd::planDataRanges(&p, 0xFFFFFFFFull);
+    EXPECT_EQ(vkspd::dataRangeBytes(p), uint64_t(1) << 31);
+    EXPECT_EQ(p.dataRanges, uint32_t((p.dataBytes + (uint64_t(1) << 31) - 1) >> 31));
+    EXPECT_GT(p.dataRanges, 1u);
+    p = plan(1000, 600, UINT32_MAX, 1, 1);
+    vkspd::planDataRanges(&p, 65536);
+    EXPECT_EQ(p.dataRangeShift, 14u);  // 2^14 texels of 4 bytes
+    EXPECT_EQ(p.dataRanges, uint32_t((p.dataBytes + 65535) / 65536));
+
+    // Switching the layout (another kernel) drops the split: it is planned for the final layout.
+    p = plan(16383, 16383);
+    vkspd::planDataRanges(&p, minRange);
+    vkspd::useGeneralLayout(&p);
+    EXPECT_EQ(p.dataRanges, 1u);
+    EXPECT_EQ(p.dataRangeShift, 0u);
+}

@@ -73,6 +73,11 @@ struct ContextTuning {
     /// default denormal handling, which may flush denormals to zero; for measuring what preserving
     /// them costs.
     bool skipDenormPreserve = false;
+    /// 0 (the default): the general kernel binds its scratch data as one range where it fits the
+    /// device's maxStorageBufferRange, else as up to 4 consecutive ranges of at most that size.
+    /// N > 0 (at least 65536): ranges of at most N bytes, so the split binding runs on small
+    /// images; for testing and measuring it.
+    uint64_t maxDataRangeBytes = 0;
 };
 
 /// How a single-pass call is scheduled; filled by describeSchedule.

@@ -254,6 +254,10 @@ struct DispatchDescription {
     /// not to, or ContextTuning::skipDenormPreserve is set); normal values are not affected.
     bool denormalsPreserved = false;
     VkDeviceSize scratchBytes = 0;       ///< Scratch bytes the call needs.
+    /// Ranges the scratch data is bound as: 1, or up to 4 where it exceeds the device's
+    /// maxStorageBufferRange (one RGBA layer of 16383x16383 needs 289 MB; ContextTuning::
+    /// maxDataRangeBytes can lower the range).
+    uint32_t scratchDataRanges = 0;
 };
 
 /// What the caller must enable when creating the device, as a human-readable list (a static
@@ -365,9 +369,12 @@ VkDeviceSize scratchSize(Context context, const MipGenInfo& info) noexcept;
 /// run unordered only as ContextCreateInfo::scratchSlots says (calls fewer than scratchSlots
 /// such calls apart).
 /// Limits: extent up to maxImageDimension2D per axis, any layer count, one dispatch, where the
-/// scratch data fits maxStorageBufferRange: 276 texels of the format's channels as floats per
-/// 64x64 tile and layer where some level is odd (one RGBA layer of 16383x16383 needs 289 MB, over
-/// the 2^27 bytes a device may allow).
+/// scratch data fits 4 ranges of maxStorageBufferRange (fewer where the device's
+/// maxPerStageDescriptorStorageBuffers is under 6): 276 texels of the format's channels as floats
+/// per 64x64 tile and layer where some level is odd. One RGBA layer of 16383x16383 needs 289 MB,
+/// 3 ranges on a device with the least range Vulkan allows (2^27 bytes); one layer of any size up
+/// to 16384x16384 fits there. The plain-chain and halo-stage kernels bind their data (the kept
+/// levels, 1/4096 of the base's texels per layer) as one range.
 /// Errors (nothing recorded): null context, command buffer or image; zero or oversized extent;
 /// mip or layer ranges past the image (the message names the range and the image's count); a
 /// format or usage/create flags with no path (VK_ERROR_FORMAT_NOT_SUPPORTED, naming the missing
