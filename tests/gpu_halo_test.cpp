@@ -163,3 +163,74 @@ TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
     ASSERT_TRUE(r.ok()) << r.message;
     EXPECT_FALSE(d.haloStages) << "Auto takes the general kernel at 1920x1080";
 }
+
+// Kernel::Auto takes the halo-stage kernel where the plain prefix has at least 4 levels
+// (1280x720: 4; 2560x1440: 5), with Fetch::Auto through loads, and keeps the general kernel at
+// shorter prefixes (1920x1080: 3), on the LDS-only path, with group-ID tiling, and where the halo
+// kernel's scratch (bound as one range) is past the range limit, which the general kernel splits.
+// The 1280x720 chain it makes matches the reference.
+TEST_F(GpuTest, AutoTakesHaloStagesFromAPrefixOfFourLevels) {
+    auto schedule = [&](vkspd::Context context, uint32_t w, uint32_t ht, uint32_t layers, vkspd::SubgroupPath path,
+                        uint32_t groupColumns, Described* d) {
+        TestImage img =
+            h->createImage(VK_FORMAT_R8G8B8A8_UNORM, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, layers);
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.subgroupPath = path;
+        vkspd::Tuning tuning;
+        tuning.groupColumns = groupColumns;
+        info.tuning = &tuning;
+        vkspd::Result r = describe(context, info, d);
+        h->destroyImage(img);
+        EXPECT_TRUE(r.ok()) << w << "x" << ht << ": " << r.message;
+    };
+    Described d;
+    schedule(h->context, 1280, 720, 1, vkspd::SubgroupPath::Auto, 0, &d);
+    EXPECT_EQ(d.haloStages, h->quad);
+    EXPECT_FALSE(d.linearFetch);
+    if (h->quad) EXPECT_EQ(d.levelsPerStage[0], 4u);
+    schedule(h->context, 2560, 1440, 1, vkspd::SubgroupPath::Auto, 0, &d);
+    EXPECT_EQ(d.haloStages, h->quad);
+    schedule(h->context, 1920, 1080, 1, vkspd::SubgroupPath::Auto, 0, &d);
+    EXPECT_FALSE(d.haloStages) << "a prefix of 3 levels";
+    EXPECT_FALSE(d.plainChain);
+    schedule(h->context, 1280, 720, 1, vkspd::SubgroupPath::LdsOnly, 0, &d);
+    EXPECT_FALSE(d.haloStages);
+    schedule(h->context, 1280, 720, 1, vkspd::SubgroupPath::Auto, 4, &d);
+    EXPECT_FALSE(d.haloStages) << "group-ID tiling is the general kernel's";
+
+    // Past the range limit (64 KiB here) the halo kernel, which binds its data as one range, is
+    // not taken: the general kernel is, and its own limit (4 ranges) is the one named. One layer of
+    // 1280x720 keeps 80x45 texels of 16 bytes (58 KB) for the halo stages; four layers do not fit,
+    // nor do the general kernel's 4.3 MB.
+    vkspd::ContextTuning small;
+    small.maxDataRangeBytes = 65536;
+    vkspd::ContextCreateInfo ci = h->contextInfo;
+    ci.tuning = &small;
+    vkspd::Context ranged = nullptr;
+    ASSERT_TRUE(vkspd::createContext(ci, &ranged).ok());
+    schedule(ranged, 1280, 720, 1, vkspd::SubgroupPath::Auto, 0, &d);
+    EXPECT_EQ(d.haloStages, h->quad) << "one layer's kept levels fit 64 KiB";
+    TestImage four = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1280, 720, 11, kChainUsage, 4);
+    vkspd::Result r = describe(ranged, chainInfo(four), &d);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.message.find("4 ranges of at most ContextTuning::maxDataRangeBytes 65536"), std::string::npos)
+        << r.message;
+    EXPECT_EQ(r.message.find("binds its data as one range"), std::string::npos) << r.message;
+    h->destroyImage(four);
+    vkspd::destroyContext(ranged);
+
+    // What Auto runs at 1280x720 is exact.
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1280, 720, vkspd::fullMipCount(1280, 720), kChainUsage);
+    const auto level0 = randomTexels(VK_FORMAT_R8G8B8A8_UNORM, 1280, 720, 720);
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info = chainInfo(img);
+    ASSERT_TRUE(describe(h->context, info, &d).ok());
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(g.ok()) << g.message;
+    });
+    const auto gpu = h->readLevels(img);
+    expectChainMatches(img, gpu, 0, img.levels, 0, 1, vkspd::toleranceFor(img.format, d.fp16), "Auto 1280x720");
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}
