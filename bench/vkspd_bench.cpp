@@ -166,6 +166,7 @@ struct Method {
     vkspd::Tuning tuning = {vkspd::Kernel::General, 0, gTail.tiles, gTail.per, 0};
     bool chosenFp16 = false, chosenQuad = false;  // "vkspd default": what Auto resolved to
     bool chosenPlain = false;
+    bool chosenHalo = false;   // the default row: Kernel::Auto took the halo-stage kernel
 };
 
 struct Buffer {
@@ -1068,7 +1069,8 @@ struct Bench {
         const bool half = fp16 && vkspd::usesHalfDenormalFlavour(context, row.format);
         const bool plain = m.tuning.kernel == vkspd::Kernel::PlainChain ||
                            (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenPlain);
-        const bool halo = m.tuning.kernel == vkspd::Kernel::HaloStages;
+        const bool halo = m.tuning.kernel == vkspd::Kernel::HaloStages ||
+                          (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenHalo);
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
                 r.plainChain == plain && r.haloStages == halo)
@@ -1144,9 +1146,11 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             def.chosenFp16 = d.fp16;
             def.chosenQuad = d.quad;
             def.chosenPlain = sd.plainChain;
-            def.name += std::string(" (") + (sd.plainChain ? "plain " : "") + (d.fp16 ? "fp16" : "fp32") +
+            def.chosenHalo = sd.haloStages;
+            def.name += std::string(" (") + (sd.plainChain ? "plain " : sd.haloStages ? "halo " : "") +
+                        (d.fp16 ? "fp16" : "fp32") +
                         (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
-                        (sd.plainChain ? " tiles " + std::to_string(sd.tilesPerGroup) : "") +
+                        (sd.plainChain || sd.haloStages ? " tiles " + std::to_string(sd.tilesPerGroup) : "") +
                         (sd.plainChain && sd.tailTilesPerGroup != sd.tilesPerGroup
                              ? " tail " + std::to_string(sd.tailTilesPerGroup)
                              : "") +

@@ -169,13 +169,15 @@ Result checkTilesPerGroup(const char* field, uint32_t per) {
 }
 
 // Kernel::Auto on a chain that is not plain: the halo-stage kernel where its plain prefix has at
-// least kAutoHaloPrefix levels, with Fetch::Auto through loads, and its scratch fits one range;
-// else the general kernel stays. Measured on an H200 (docs/PERFORMANCE.md, "Auto takes the
-// halo-stage kernel"): at prefixes of 4 and 5 levels (1280x720, 2560x1440, 3840x2160) it was
-// 1.2-1.8x faster than the general kernel for RGBA8, RGBA16F and R32F Min from D32; at 2 and 3
-// (1600x900, 1920x1080, 2560x1080) slower for RGBA8 and RGBA16F.
+// least kAutoHaloPrefix levels (kAutoHaloPrefixWithSource reading a MipGenInfo::source), with
+// Fetch::Auto through loads, and its scratch fits one range; else the general kernel stays.
+// Measured on an H200 (docs/PERFORMANCE.md, "Auto takes it from a prefix of 4 levels"): at
+// prefixes of 4 and 5 levels (1280x720, 2560x1440, 3840x2160) it was faster than the general
+// kernel for RGBA8, RGBA16F and R32F Min from D32; at 3 (1920x1080, 2560x1080) slower for RGBA8
+// and RGBA16F and faster for R32F Min from D32; at 2 (1600x900) slower for all three.
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
-    if (req->plan.halo.stageCount == 0 || req->plan.halo.stages[0].levels < kAutoHaloPrefix) return;
+    const uint32_t prefix = req->hasSource ? kAutoHaloPrefixWithSource : kAutoHaloPrefix;
+    if (req->plan.halo.stageCount == 0 || req->plan.halo.stages[0].levels < prefix) return;
     const bool linearFetch = req->linearFetch;
     if (info.fetch == Fetch::Auto) req->linearFetch = false;
     if (!haloKernelRefusal(tuning, *req).empty()) {

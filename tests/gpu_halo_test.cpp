@@ -114,7 +114,8 @@ TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
     vkspd::forgetImage(h->context, pyramid.image);
 }
 
-// What the kernel does not take is an error naming the rule; Auto never picks it.
+// What the kernel does not take is an error naming the rule; Auto keeps the general kernel at
+// 1920x1080 (AutoTakesHaloStagesFromAPrefixOfFourLevels has Auto's rule).
 TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
     auto request = [&](uint32_t w, uint32_t ht, vkspd::Kernel kernel, vkspd::SubgroupPath path, Described* d) {
         TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, w, ht, vkspd::fullMipCount(w, ht), kChainUsage);
@@ -197,6 +198,30 @@ TEST_F(GpuTest, AutoTakesHaloStagesFromAPrefixOfFourLevels) {
     EXPECT_FALSE(d.haloStages);
     schedule(h->context, 1280, 720, 1, vkspd::SubgroupPath::Auto, 4, &d);
     EXPECT_FALSE(d.haloStages) << "group-ID tiling is the general kernel's";
+    {
+        // A Hi-Z pyramid from a depth source: from a prefix of 3 levels (1920x1080).
+        TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
+        TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, 1920, 1080, 11, kChainUsage);
+        vkspd::MipGenInfo info = chainInfo(pyramid);
+        info.reduction = vkspd::Reduction::Min;
+        info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
+        info.source.image = depth.image;
+        info.source.format = VK_FORMAT_D32_SFLOAT;
+        info.source.extent = {1920, 1080};
+        info.source.before = uploadedState();
+        info.source.after = uploadedState();
+        ASSERT_TRUE(describe(h->context, info, &d).ok());
+        EXPECT_EQ(d.haloStages, h->quad) << "Hi-Z at 1920x1080";
+        info.source.extent = info.extent = {1600, 900};
+        info.imageMipLevels = 11;
+        TestImage depth900 = h->createImage(VK_FORMAT_D32_SFLOAT, 1600, 900, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
+        TestImage pyramid900 = h->createImage(VK_FORMAT_R32_SFLOAT, 1600, 900, 11, kChainUsage);
+        info.image = pyramid900.image;
+        info.source.image = depth900.image;
+        ASSERT_TRUE(describe(h->context, info, &d).ok());
+        EXPECT_FALSE(d.haloStages) << "Hi-Z at 1600x900: a prefix of 2 levels";
+        for (TestImage* t : {&depth, &pyramid, &depth900, &pyramid900}) h->destroyImage(*t);
+    }
 
     // Past the range limit (64 KiB here) the halo kernel, which binds its data as one range, is
     // not taken: the general kernel is, and its own limit (4 ranges) is the one named. One layer of
