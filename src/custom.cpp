@@ -1,5 +1,7 @@
 // Custom reductions (docs/FILTER.md): the caller's GLSL is compiled at run time with shaderc into
 // the single-pass shader, whose text is embedded in the library, once per distinct source text.
+// The same compiler builds the general kernel's variant for scratch data bound in several ranges
+// (compileSinglePass with VKSPD_DATA_RANGES; docs/DESIGN.md, "Scratch and concurrency").
 #include "context.hpp"
 
 #include <cstring>

@@ -211,8 +211,10 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
     }
     const std::string refusal = plainKernelRefusal(tuning, *req);
     if (!refusal.empty()) {
-        if (tuning.kernel == Kernel::Auto) autoHaloStages(tuning, info, rangeLimit, req);
-        if (tuning.kernel == Kernel::Auto) return {};
+        if (tuning.kernel == Kernel::Auto) {
+            autoHaloStages(tuning, info, rangeLimit, req);
+            return {};
+        }
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::PlainChain: " + refusal + "; use Kernel::General or Auto");
     }
     req->plainKernel = true;
