@@ -3,8 +3,9 @@
 // than the L2, which leaves it clean; --evict copy for the earlier protocol): the blit chain, one
 // dispatch per level (vkspd with two-level ranges: the same exact kernel), and each vkspd
 // single-pass variant (and the tuning options: linear-sampler fetch, group-ID tiling); plus the
-// compute-shader copy that sets the bandwidth floor; and a Hi-Z row, a Min pyramid made from a
-// depth source. Every vkspd method's output is checked against the CPU reference once before
+// compute-shader copy that sets the bandwidth floor, a chain's bytes through one streaming
+// dispatch and level 0 read from the image by texelFetch and by the bilinear sampler (the least
+// any kernel reading level 0 takes); and a Hi-Z row, a Min pyramid made from a depth source. Every vkspd method's output is checked against the CPU reference once before
 // timing: every texel up to 4096x4096, sampled texels above (a reference computed only at those
 // texels, so checking stays cheap).
 #include <vkspd/debug.hpp>
@@ -43,6 +44,9 @@ const uint32_t kEvictSpirv[] =
 const uint32_t kStreamSpirv[] =
 #include "vkspd_bench_stream.inc"
     ;
+const uint32_t kFloorSpirv[] =
+#include "vkspd_bench_floor.inc"
+    ;
 
 const char* kUsageText =
     "usage: vkspd-bench [options]\n"
@@ -68,7 +72,14 @@ const char* kUsageText =
     "the chain's level 0 from a buffer and writes those of its other levels, with no other work,\n"
     "so what one dispatch of that traffic takes at that size, launch and ramp included; timed\n"
     "like the rest, its output checked once; left out where level 0 is over\n"
-    "maxStorageBufferRange), blit chain, dispatch per level, vkspd default (every option Auto:\n"
+    "maxStorageBufferRange), 'floor fetch' and 'floor linear' (not mip methods: one dispatch\n"
+    "that reads level 0 from the image, a view of level 0, and writes almost nothing: fetch reads\n"
+    "every texel once by texelFetch, linear takes one bilinear sample per 2x2 block, at its\n"
+    "shared corner; the least any kernel reading level 0 through the texture path takes, e.g.\n"
+    "for an odd level 1's 3x3 footprints; their GB/s count level 0's bytes only; checked once:\n"
+    "the sum of level 0's channels, within 1e-3 (fetch) or 2e-2 (linear), status 'ok (reads)';\n"
+    "every format but the Hi-Z row, linear where the format can be filtered linearly), blit\n"
+    "chain, dispatch per level, vkspd default (every option Auto:\n"
     "what generateMips picks on this device), and the general kernel (Kernel::General): vkspd\n"
     "fp16|fp32 quad|lds (Fetch::Load) and, on the fp16 (else fp32) quad variant, the tuning\n"
     "options 'linear' (Fetch::LinearSampler, where the format allows it) and 'cols N' (group-ID\n"
@@ -155,8 +166,10 @@ struct TailOption {
 
 struct Method {
     std::string name;
-    // Stream: not a mip method, the "stream (chain bytes)" row (stream.comp).
-    enum Kind { Blit, PerLevel, SinglePass, Stream } kind;
+    // Stream: not a mip method, the "stream (chain bytes)" row (stream.comp). FloorFetch and
+    // FloorLinear: not mip methods either, the "floor fetch" and "floor linear" rows (floor.comp).
+    enum Kind { Blit, PerLevel, SinglePass, Stream, FloorFetch, FloorLinear } kind;
+    bool floor() const { return kind == FloorFetch || kind == FloorLinear; }
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Load;  // explicit: Auto is timed as the "vkspd default" method
@@ -208,7 +221,15 @@ struct Subject {
     VkDeviceMemory sourceMemory = VK_NULL_HANDLE;
     double floorBytes = 0;  // level 0 read once + every other level written once
     double level0Bytes = 0;
+    // The floor rows: a view of level 0 (layer 0) only, and the sum of level 0's channels as
+    // uploaded (made only where a floor row is timed).
+    VkImageView level0View = VK_NULL_HANDLE;
+    double level0Sum = 0;
 };
+
+// The bytes a row's GB/s counts: level 0 for the floor rows (they read nothing else), else level 0
+// and every other level.
+double bytesCounted(const Subject& s, const Method& m) { return m.floor() ? s.level0Bytes : s.floorBytes; }
 
 // The stream row's traffic for `s`: bytes read (its level 0) and written (its other levels), each
 // a whole number of 16-byte elements, at least one.
@@ -378,6 +399,103 @@ Copier makeCopier(const Gpu& g, const uint32_t* spirv, size_t spirvBytes, uint32
     CHECK_VK(vkCreateComputePipelines(g.device, VK_NULL_HANDLE, 1, &ci, nullptr, &c.pipeline));
     vkDestroyShaderModule(g.device, module, nullptr);
     return c;
+}
+
+// The floor rows' pass (floor.comp): level 0 of a subject through a combined image sampler
+// (NEAREST for texelFetch, LINEAR for the bilinear row), one float per subgroup into a storage
+// buffer. Absent (pipeline null, `missing` saying why) where the device has no subgroup
+// arithmetic in compute shaders or a subgroup size that does not divide the group.
+struct FloorReader {
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkSampler nearest = VK_NULL_HANDLE, linear = VK_NULL_HANDLE;
+    PFN_vkCmdPushDescriptorSetKHR push = nullptr;
+    uint32_t slots = 0;  // sums per group: 256 / the subgroup size
+    std::string missing;
+
+    static VkExtent2D groups(const Subject& s) { return {(s.width + 31) / 32, (s.height + 31) / 32}; }
+    // Bytes of the sums one dispatch over `s` writes.
+    VkDeviceSize sumBytes(const Subject& s) const {
+        const VkExtent2D n = groups(s);
+        return VkDeviceSize(n.width) * n.height * slots * sizeof(float);
+    }
+    void record(VkCommandBuffer cmd, const Subject& s, bool bilinear, const Buffer& sums) const {
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(s.format, &fi);
+        const VkDescriptorImageInfo image{bilinear ? linear : nearest, s.level0View, kGeneral};
+        const VkDescriptorBufferInfo buffer{sums.buffer, 0, sumBytes(s)};
+        VkWriteDescriptorSet w[2] = {};
+        for (int i = 0; i < 2; ++i) {
+            w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            w[i].dstBinding = uint32_t(i);
+            w[i].descriptorCount = 1;
+        }
+        w[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        w[0].pImageInfo = &image;
+        w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w[1].pBufferInfo = &buffer;
+        const uint32_t values[5] = {bilinear ? 1u : 0u, s.width, s.height, fi.channels, slots};
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
+        push(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, w);
+        vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof values, values);
+        const VkExtent2D n = groups(s);
+        vkCmdDispatch(cmd, n.width, n.height, 1);
+    }
+};
+
+FloorReader makeFloorReader(const Gpu& g) {
+    FloorReader f;
+    VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    p2.pNext = &sub;
+    vkGetPhysicalDeviceProperties2(g.physical, &p2);
+    if (!(sub.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) || !(sub.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT)) {
+        f.missing = "no subgroup arithmetic in compute shaders";
+        return f;
+    }
+    if (sub.subgroupSize == 0 || 256 % sub.subgroupSize != 0) {
+        f.missing = "subgroup size " + std::to_string(sub.subgroupSize) + " does not divide 256";
+        return f;
+    }
+    f.slots = 256 / sub.subgroupSize;
+    f.push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(g.device, "vkCmdPushDescriptorSetKHR"));
+    for (bool bilinear : {false, true}) {
+        VkSamplerCreateInfo si{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+        si.magFilter = si.minFilter = bilinear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+        si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+        si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        CHECK_VK(vkCreateSampler(g.device, &si, nullptr, bilinear ? &f.linear : &f.nearest));
+    }
+    VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    li.bindingCount = 2;
+    li.pBindings = b;
+    CHECK_VK(vkCreateDescriptorSetLayout(g.device, &li, nullptr, &f.setLayout));
+    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 5 * sizeof(uint32_t)};
+    VkPipelineLayoutCreateInfo pi{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    pi.setLayoutCount = 1;
+    pi.pSetLayouts = &f.setLayout;
+    pi.pushConstantRangeCount = 1;
+    pi.pPushConstantRanges = &range;
+    CHECK_VK(vkCreatePipelineLayout(g.device, &pi, nullptr, &f.layout));
+    VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    mi.codeSize = sizeof(kFloorSpirv);
+    mi.pCode = kFloorSpirv;
+    VkShaderModule module;
+    CHECK_VK(vkCreateShaderModule(g.device, &mi, nullptr, &module));
+    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    ci.stage.module = module;
+    ci.stage.pName = "main";
+    ci.layout = f.layout;
+    CHECK_VK(vkCreateComputePipelines(g.device, VK_NULL_HANDLE, 1, &ci, nullptr, &f.pipeline));
+    vkDestroyShaderModule(g.device, module, nullptr);
+    return f;
 }
 
 struct Runner {
@@ -858,6 +976,50 @@ bool verifyStream(Runner& run, const Copier& streamer, const Buffer& from, const
     return ok;
 }
 
+// The sum of every channel of level 0 as uploaded (`level0`: its bytes), rows in parallel.
+double level0ChannelSum(const Subject& s, const std::vector<uint8_t>& level0) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(s.format, &fi);
+    const size_t bands = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), s.height));
+    std::vector<double> sums(bands, 0.0);
+    parallelFor(bands, [&](size_t begin, size_t end) {
+        std::vector<float> row(size_t(s.width) * fi.channels);
+        for (size_t b = begin; b < end; ++b)
+            for (size_t y = s.height * b / bands; y < s.height * (b + 1) / bands; ++y) {
+                decodeFast(s.format, level0.data() + y * s.width * fi.bytesPerTexel, s.width, row.data());
+                for (float v : row) sums[b] += double(v);
+            }
+    });
+    double total = 0;
+    for (double v : sums) total += v;
+    return total;
+}
+
+// A floor row of `s` once, before timing: the sums it writes (`sums` zeroed first) must add up to
+// level 0's channels (Subject::level0Sum) within 1e-3 (fetch: float sums of the exact texels) or
+// 2e-2 (linear: the filter's weights may be rounded, to 1/256 on some GPUs), so a pass that skips
+// or repeats blocks fails here. `*error` gets the relative difference.
+bool verifyFloor(Runner& run, const FloorReader& reader, const Buffer& sums, const Subject& s, const Method& m,
+                 double* error) {
+    const VkDeviceSize bytes = reader.sumBytes(s);
+    Buffer readback = makeBuffer(run.g, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    VkCommandBuffer cmd = run.begin();
+    vkCmdFillBuffer(cmd, sums.buffer, 0, VK_WHOLE_SIZE, 0);
+    fullBarrier(cmd);
+    reader.record(cmd, s, m.kind == Method::FloorLinear, sums);
+    fullBarrier(cmd);
+    const VkBufferCopy region{0, 0, bytes};
+    vkCmdCopyBuffer(cmd, sums.buffer, readback.buffer, 1, &region);
+    fullBarrier(cmd);
+    run.submitAndWait();
+    const float* out = static_cast<const float*>(readback.mapped);
+    double total = 0;
+    for (VkDeviceSize i = 0; i < bytes / sizeof(float); ++i) total += double(out[i]);
+    freeBuffer(run.g, readback);
+    *error = std::fabs(total - s.level0Sum) / std::max(std::fabs(s.level0Sum), 1e-30);
+    return *error <= (m.kind == Method::FloorLinear ? 2e-2 : 1e-3);
+}
+
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
@@ -1058,6 +1220,7 @@ struct Bench {
     vkspd::Context context = nullptr;
     std::vector<vkspd::OccupancyRecord> occupancy;
     Copier copier, evicter, streamer;
+    FloorReader floorReader;
 
     // 16-bit float formats get the FP16 variant with half denormals preserved where the device
     // can (a record of its own); 8-bit formats the one without. Each row's reduction has its own.
@@ -1106,6 +1269,7 @@ int openBench(const Args& a, Bench* b) {
     b->copier = makeCopier(b->g, kCopySpirv, sizeof(kCopySpirv), 4);
     b->evicter = a.evictByCopy ? b->copier : makeCopier(b->g, kEvictSpirv, sizeof(kEvictSpirv), 32);
     b->streamer = makeCopier(b->g, kStreamSpirv, sizeof(kStreamSpirv), 8);
+    b->floorReader = makeFloorReader(b->g);
     return -1;
 }
 
@@ -1125,6 +1289,15 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
     // descriptor holds its level 0.
     if (streamBytes(s).first <= g.properties.limits.maxStorageBufferRange)
         methods.push_back({"stream (chain bytes)", Method::Stream});
+    // Level 0 through the texture path (floor.comp), where it is the image's own (not a depth
+    // source's); the bilinear row where the format can be filtered linearly.
+    if (b.floorReader.pipeline && !s.source) {
+        methods.push_back({"floor fetch", Method::FloorFetch});
+        VkFormatProperties fp;
+        vkGetPhysicalDeviceFormatProperties(g.physical, s.format, &fp);
+        if (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)
+            methods.push_back({"floor linear", Method::FloorLinear});
+    }
     for (bool fp16 : {true, false}) {
         if (fp16 && (!fi.fp16Capable || !g.fp16)) continue;
         for (bool quad : {true, false}) {
@@ -1267,6 +1440,8 @@ void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists
             if (name.find(part) != std::string::npos) return true;
         return false;
     };
+    if (!b.floorReader.pipeline && (wanted("floor fetch") || wanted("floor linear")))
+        std::printf("skipping the floor rows: %s\n", b.floorReader.missing.c_str());
     double preparation = 0;  // seconds of level 0, references and checks
     Item copyItem;
     copyItem.subject = SIZE_MAX;
@@ -1307,15 +1482,27 @@ void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists
             const auto filled = std::chrono::steady_clock::now();
             // The reference from level 0 as uploaded.
             const Check check = a.sampledOnly || size_t(w) * h > kFullCheckTexels ? sampledCheck(s, level0) : fullCheck(s, level0);
+            const std::vector<Method> methods = methodsFor(b, lists, s, fi);
+            // The floor rows' view of level 0 and the sum they are checked against.
+            if (std::any_of(methods.begin(), methods.end(), [&](const Method& m) { return m.floor() && wanted(m.name); })) {
+                Subject& stored = (*subjects)[index];
+                stored.level0Sum = level0ChannelSum(stored, level0);
+                VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+                vi.image = stored.image;
+                vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+                vi.format = stored.format;
+                vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+                CHECK_VK(vkCreateImageView(g.device, &vi, nullptr, &stored.level0View));
+            }
             level0 = std::vector<uint8_t>();
             const auto referenced = std::chrono::steady_clock::now();
 
-            for (const Method& m : methodsFor(b, lists, s, fi)) {
+            for (const Method& m : methods) {
                 if (!wanted(m.name)) continue;
                 Item it;
                 it.subject = index;
                 it.method = m;
-                if (m.kind != Method::Blit && m.kind != Method::Stream) {
+                if (m.kind != Method::Blit && m.kind != Method::Stream && !m.floor()) {
                     it.verified = verify(run, b.context, s, m, check, &it.worstError);
                     if (!it.verified)
                         std::printf("VERIFY FAILED: %s %ux%u %s (worst %g)\n", rowName(*row).c_str(), w, h, m.name.c_str(), it.worstError);
@@ -1404,6 +1591,21 @@ void timeItems(const Bench& b, Runner& run, const Args& a, const std::vector<Sub
         if (!it.verified)
             std::printf("VERIFY FAILED: %s %ux%u %s\n", rowName(*s.row).c_str(), s.width, s.height, it.method.name.c_str());
     }
+    // The floor rows' sums: room for the largest subject they read.
+    const FloorReader& floorReader = b.floorReader;
+    VkDeviceSize floorSumBytes = 16;
+    for (const Item& it : items)
+        if (it.method.floor()) floorSumBytes = std::max(floorSumBytes, floorReader.sumBytes(subjects[it.subject]));
+    Buffer floorSums = makeBuffer(g, floorSumBytes,
+                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false);
+    for (Item& it : items) {
+        if (!it.method.floor()) continue;
+        const Subject& s = subjects[it.subject];
+        it.verified = verifyFloor(run, floorReader, floorSums, s, it.method, &it.worstError);
+        if (!it.verified)
+            std::printf("VERIFY FAILED: %s %ux%u %s (sums off by %g of level 0's)\n", rowName(*s.row).c_str(), s.width,
+                        s.height, it.method.name.c_str(), it.worstError);
+    }
 
     VkQueryPoolCreateInfo qpi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qpi.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -1449,6 +1651,8 @@ void timeItems(const Bench& b, Runner& run, const Args& a, const std::vector<Sub
                 const auto [readBytes, writeBytes] = streamBytes(subjects[it.subject]);
                 streamer.recordStream(cmd, streamFrom, readBytes, streamTo, writeBytes);
             }
+            else if (it.method.floor())
+                floorReader.record(cmd, subjects[it.subject], it.method.kind == Method::FloorLinear, floorSums);
             else recordVkspd(context, cmd, subjects[it.subject], it.method);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, uint32_t(2 * i + 1));
             fullBarrier(cmd);
@@ -1573,10 +1777,11 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
         const size_t clean = it.timings.clean;
         const std::string cleanText =
             std::to_string(clean) + "/" + std::to_string(it.us.size()) + (it.timings.steady ? "" : "!");
-        const double gbs = s.floorBytes / (med * 1e-6) * 1e-9;
+        const double gbs = bytesCounted(s, it.method) / (med * 1e-6) * 1e-9;
         const double pct = 100.0 * gbs / copyGBs;
         const std::string check = it.method.kind == Method::Blit     ? "approximate"
                                   : it.method.kind == Method::Stream ? (it.verified ? "ok (reads, writes)" : "FAILED")
+                                  : it.method.floor()                  ? (it.verified ? "ok (reads)" : "FAILED")
                                   : !it.verified                       ? "FAILED"
                                   : it.method.kind == Method::PerLevel ? "ok (rounds per level)"
                                                                        : "ok";
@@ -1628,7 +1833,7 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
                     lines.push_back({it.method.name, {}});
                     line = lines.end() - 1;
                 }
-                line->second.push_back(100.0 * subjects[it.subject].floorBytes / (median(it.timings.kept) * 1e-6) * 1e-9 / copyGBs);
+                line->second.push_back(100.0 * bytesCounted(subjects[it.subject], it.method) / (median(it.timings.kept) * 1e-6) * 1e-9 / copyGBs);
             }
             if (lines.empty()) continue;  // a row skipped on this device
             written = written && writeSvg(outDir + "/bench-" + rowName(*f) + ".svg",
