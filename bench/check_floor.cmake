@@ -1,5 +1,6 @@
 # ctest bench.floor: the texture floor rows ('floor fetch': every texel of level 0 once by
-# texelFetch; 'floor linear': one bilinear sample per 2x2 block) run at an odd and a plain size for
+# texelFetch; 'floor gather': one textureGather per channel per 2x2 block; 'floor linear': one
+# bilinear sample per 2x2 block) run at an odd and a plain size for
 # an 8-bit and a half format, each timed and checked (the sums their subgroups write add up to level
 # 0's channels: a pass that skips or repeats blocks is FAILED, exit code 1) in the report, the CSV
 # and the JSON; --methods floor times nothing else. The Hi-Z row has no floor rows and is no error.
@@ -18,7 +19,7 @@ foreach(format R8G8B8A8_UNORM R16G16B16A16_SFLOAT)
   foreach(size "65,33" "64,64")
     string(REPLACE "," ", \"height\": " jsize "${size}")
     string(REPLACE "," "x" xsize "${size}")
-    foreach(method "floor fetch" "floor linear")
+    foreach(method "floor fetch" "floor gather" "floor linear")
       # median, min, GB/s, % of floor, no blit to compare with, the check.
       if(NOT csv MATCHES ",${format},${size},${method},${num},${num},${num},${num},,ok \\(reads\\),")
         message(FATAL_ERROR "bench.floor: bench.csv has no timed, checked '${method}' row for ${format} at ${size}:\n${csv}")
@@ -43,6 +44,6 @@ if(NOT rc EQUAL 0 OR out MATCHES "R32_SFLOAT-Min-D32 +33x17 +floor"
   message(FATAL_ERROR "bench.floor: d32-min gave exit ${rc} or a floor row (or r32f none):\n${out}\n${err}")
 endif()
 execute_process(COMMAND ${BENCH} --help OUTPUT_VARIABLE out)
-if(NOT out MATCHES "'floor fetch' and 'floor linear'")
+if(NOT out MATCHES "'floor fetch', 'floor gather' and 'floor linear'")
   message(FATAL_ERROR "bench.floor: --help does not describe the floor rows:\n${out}")
 endif()

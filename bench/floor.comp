@@ -6,7 +6,10 @@
 // methods. No kernel that reads level 0 through the texture path can take less; an odd level 1
 // (a 3x3 footprint per texel) is compared against it.
 // Each lane takes one 2x2 block of texels: mode 0 fetches its texels inside the extent (four
-// texelFetch), mode 1 takes one LINEAR sample at the block's shared corner. A group of 256 lanes
+// texelFetch), mode 1 takes one LINEAR sample at the block's shared corner, mode 2 one
+// textureGather per channel there (each returns that channel of the block's four texels; with
+// CLAMP_TO_EDGE a block cut by an odd extent repeats its texels inside, so the sum is scaled by
+// the share inside). A group of 256 lanes
 // covers 32x32 texels. To keep the reads and to check them, each lane sums its texels' channels
 // (mode 1: the sample times the block's texels inside the extent; with CLAMP_TO_EDGE a block cut by
 // an odd extent samples the mean of those texels), the subgroup adds the lanes, and one lane per
@@ -15,7 +18,7 @@ layout(local_size_x = 256) in;
 layout(set = 0, binding = 0) uniform sampler2D level0;  // NEAREST (mode 0) or LINEAR (mode 1)
 layout(set = 0, binding = 1) writeonly buffer Sums { float sums[]; };
 layout(push_constant) uniform Push {
-    uint mode;      // 0: texelFetch, 1: LINEAR sample
+    uint mode;      // 0: texelFetch, 1: LINEAR sample, 2: textureGather per channel
     uint width;     // level 0's extent
     uint height;
     uint channels;  // the format's channels (1 to 4): the others are not summed
@@ -36,9 +39,16 @@ void main() {
             if (inside.y > 1u) v += texelFetch(level0, ivec2(texel) + ivec2(0, 1), 0);
             if (inside.x > 1u && inside.y > 1u) v += texelFetch(level0, ivec2(texel) + ivec2(1, 1), 0);
             sum = dot(v, mask);
-        } else {
+        } else if (mode == 1u) {
             const vec2 corner = vec2(texel + 1u) / vec2(width, height);
             sum = dot(textureLod(level0, corner, 0.0), mask) * float(inside.x * inside.y);
+        } else {
+            const vec2 corner = vec2(texel + 1u) / vec2(width, height);
+            vec4 g = textureGather(level0, corner, 0);
+            if (channels > 1u) g += textureGather(level0, corner, 1);
+            if (channels > 2u) g += textureGather(level0, corner, 2);
+            if (channels > 3u) g += textureGather(level0, corner, 3);
+            sum = dot(g, vec4(1.0)) * float(inside.x * inside.y) * 0.25;
         }
     }
     sum = subgroupAdd(sum);

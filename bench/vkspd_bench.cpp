@@ -72,12 +72,13 @@ const char* kUsageText =
     "the chain's level 0 from a buffer and writes those of its other levels, with no other work,\n"
     "so what one dispatch of that traffic takes at that size, launch and ramp included; timed\n"
     "like the rest, its output checked once; left out where level 0 is over\n"
-    "maxStorageBufferRange), 'floor fetch' and 'floor linear' (not mip methods: one dispatch\n"
-    "that reads level 0 from the image, a view of level 0, and writes almost nothing: fetch reads\n"
-    "every texel once by texelFetch, linear takes one bilinear sample per 2x2 block, at its\n"
-    "shared corner; the least any kernel reading level 0 through the texture path takes, e.g.\n"
-    "for an odd level 1's 3x3 footprints; their GB/s count level 0's bytes only; checked once:\n"
-    "the sum of level 0's channels, within 1e-3 (fetch) or 2e-2 (linear), status 'ok (reads)';\n"
+    "maxStorageBufferRange), 'floor fetch', 'floor gather' and 'floor linear' (not mip methods:\n"
+    "one dispatch that reads level 0 from the image, a view of level 0, and writes almost\n"
+    "nothing: fetch reads every texel once by texelFetch, gather takes one textureGather per\n"
+    "channel per 2x2 block, linear one bilinear sample per 2x2 block, at its shared corner; the\n"
+    "least any kernel reading level 0 through the texture path takes, e.g. for an odd level 1's\n"
+    "3x3 footprints; their GB/s count level 0's bytes only; checked once: the sum of level 0's\n"
+    "channels, within 1e-3 (fetch, gather) or 2e-2 (linear), status 'ok (reads)';\n"
     "every format but the Hi-Z row, linear where the format can be filtered linearly), blit\n"
     "chain, dispatch per level, vkspd default (every option Auto:\n"
     "what generateMips picks on this device), and the general kernel (Kernel::General): vkspd\n"
@@ -166,10 +167,13 @@ struct TailOption {
 
 struct Method {
     std::string name;
-    // Stream: not a mip method, the "stream (chain bytes)" row (stream.comp). FloorFetch and
-    // FloorLinear: not mip methods either, the "floor fetch" and "floor linear" rows (floor.comp).
-    enum Kind { Blit, PerLevel, SinglePass, Stream, FloorFetch, FloorLinear } kind;
-    bool floor() const { return kind == FloorFetch || kind == FloorLinear; }
+    // Stream: not a mip method, the "stream (chain bytes)" row (stream.comp). FloorFetch,
+    // FloorLinear and FloorGather: not mip methods either, the "floor fetch|linear|gather" rows
+    // (floor.comp).
+    enum Kind { Blit, PerLevel, SinglePass, Stream, FloorFetch, FloorLinear, FloorGather } kind;
+    bool floor() const { return kind == FloorFetch || kind == FloorLinear || kind == FloorGather; }
+    // floor.comp's mode: 0 texelFetch, 1 bilinear sample, 2 textureGather per channel.
+    uint32_t floorMode() const { return kind == FloorLinear ? 1u : kind == FloorGather ? 2u : 0u; }
     vkspd::Precision precision = vkspd::Precision::Auto;
     vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto;
     vkspd::Fetch fetch = vkspd::Fetch::Load;  // explicit: Auto is timed as the "vkspd default" method
@@ -420,7 +424,9 @@ struct FloorReader {
         const VkExtent2D n = groups(s);
         return VkDeviceSize(n.width) * n.height * slots * sizeof(float);
     }
-    void record(VkCommandBuffer cmd, const Subject& s, bool bilinear, const Buffer& sums) const {
+    // `mode`: floor.comp's (Method::floorMode); 1 takes the LINEAR sampler.
+    void record(VkCommandBuffer cmd, const Subject& s, uint32_t mode, const Buffer& sums) const {
+        const bool bilinear = mode == 1u;
         vkspd::FormatInfo fi;
         vkspd::getFormatInfo(s.format, &fi);
         const VkDescriptorImageInfo image{bilinear ? linear : nearest, s.level0View, kGeneral};
@@ -435,7 +441,7 @@ struct FloorReader {
         w[0].pImageInfo = &image;
         w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         w[1].pBufferInfo = &buffer;
-        const uint32_t values[5] = {bilinear ? 1u : 0u, s.width, s.height, fi.channels, slots};
+        const uint32_t values[5] = {mode, s.width, s.height, fi.channels, slots};
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
         push(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 2, w);
         vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof values, values);
@@ -1006,7 +1012,7 @@ bool verifyFloor(Runner& run, const FloorReader& reader, const Buffer& sums, con
     VkCommandBuffer cmd = run.begin();
     vkCmdFillBuffer(cmd, sums.buffer, 0, VK_WHOLE_SIZE, 0);
     fullBarrier(cmd);
-    reader.record(cmd, s, m.kind == Method::FloorLinear, sums);
+    reader.record(cmd, s, m.floorMode(), sums);
     fullBarrier(cmd);
     const VkBufferCopy region{0, 0, bytes};
     vkCmdCopyBuffer(cmd, sums.buffer, readback.buffer, 1, &region);
@@ -1293,6 +1299,7 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
     // source's); the bilinear row where the format can be filtered linearly.
     if (b.floorReader.pipeline && !s.source) {
         methods.push_back({"floor fetch", Method::FloorFetch});
+        methods.push_back({"floor gather", Method::FloorGather});
         VkFormatProperties fp;
         vkGetPhysicalDeviceFormatProperties(g.physical, s.format, &fp);
         if (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT)
@@ -1440,7 +1447,7 @@ void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists
             if (name.find(part) != std::string::npos) return true;
         return false;
     };
-    if (!b.floorReader.pipeline && (wanted("floor fetch") || wanted("floor linear")))
+    if (!b.floorReader.pipeline && (wanted("floor fetch") || wanted("floor linear") || wanted("floor gather")))
         std::printf("skipping the floor rows: %s\n", b.floorReader.missing.c_str());
     double preparation = 0;  // seconds of level 0, references and checks
     Item copyItem;
@@ -1652,7 +1659,7 @@ void timeItems(const Bench& b, Runner& run, const Args& a, const std::vector<Sub
                 streamer.recordStream(cmd, streamFrom, readBytes, streamTo, writeBytes);
             }
             else if (it.method.floor())
-                floorReader.record(cmd, subjects[it.subject], it.method.kind == Method::FloorLinear, floorSums);
+                floorReader.record(cmd, subjects[it.subject], it.method.floorMode(), floorSums);
             else recordVkspd(context, cmd, subjects[it.subject], it.method);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, uint32_t(2 * i + 1));
             fullBarrier(cmd);
