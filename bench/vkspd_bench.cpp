@@ -371,24 +371,23 @@ struct Copier {
     }
 };
 
-Copier makeCopier(const Gpu& g, const uint32_t* spirv, size_t spirvBytes, uint32_t pushBytes) {
-    Copier c;
-    c.pushBytes = pushBytes;
-    c.push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(g.device, "vkCmdPushDescriptorSetKHR"));
-    VkDescriptorSetLayoutBinding b[2] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-                                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+// A compute pipeline of `spirv` with one push-descriptor set of `bindings` and `pushBytes` of push
+// constants: the bench's own passes (copy, eviction, stream, floor).
+void makePushPipeline(const Gpu& g, const VkDescriptorSetLayoutBinding* bindings, uint32_t bindingCount,
+                      uint32_t pushBytes, const uint32_t* spirv, size_t spirvBytes, VkDescriptorSetLayout* setLayout,
+                      VkPipelineLayout* layout, VkPipeline* pipeline) {
     VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    li.bindingCount = 2;
-    li.pBindings = b;
-    CHECK_VK(vkCreateDescriptorSetLayout(g.device, &li, nullptr, &c.setLayout));
+    li.bindingCount = bindingCount;
+    li.pBindings = bindings;
+    CHECK_VK(vkCreateDescriptorSetLayout(g.device, &li, nullptr, setLayout));
     VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
     VkPipelineLayoutCreateInfo pi{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     pi.setLayoutCount = 1;
-    pi.pSetLayouts = &c.setLayout;
+    pi.pSetLayouts = setLayout;
     pi.pushConstantRangeCount = 1;
     pi.pPushConstantRanges = &range;
-    CHECK_VK(vkCreatePipelineLayout(g.device, &pi, nullptr, &c.layout));
+    CHECK_VK(vkCreatePipelineLayout(g.device, &pi, nullptr, layout));
     VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     mi.codeSize = spirvBytes;
     mi.pCode = spirv;
@@ -399,9 +398,18 @@ Copier makeCopier(const Gpu& g, const uint32_t* spirv, size_t spirvBytes, uint32
     ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     ci.stage.module = module;
     ci.stage.pName = "main";
-    ci.layout = c.layout;
-    CHECK_VK(vkCreateComputePipelines(g.device, VK_NULL_HANDLE, 1, &ci, nullptr, &c.pipeline));
+    ci.layout = *layout;
+    CHECK_VK(vkCreateComputePipelines(g.device, VK_NULL_HANDLE, 1, &ci, nullptr, pipeline));
     vkDestroyShaderModule(g.device, module, nullptr);
+}
+
+Copier makeCopier(const Gpu& g, const uint32_t* spirv, size_t spirvBytes, uint32_t pushBytes) {
+    Copier c;
+    c.pushBytes = pushBytes;
+    c.push = reinterpret_cast<PFN_vkCmdPushDescriptorSetKHR>(vkGetDeviceProcAddr(g.device, "vkCmdPushDescriptorSetKHR"));
+    VkDescriptorSetLayoutBinding b[2] = {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
+                                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
+    makePushPipeline(g, b, 2, pushBytes, spirv, spirvBytes, &c.setLayout, &c.layout, &c.pipeline);
     return c;
 }
 
@@ -476,31 +484,8 @@ FloorReader makeFloorReader(const Gpu& g) {
     VkDescriptorSetLayoutBinding b[2] = {
         {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr}};
-    VkDescriptorSetLayoutCreateInfo li{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    li.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    li.bindingCount = 2;
-    li.pBindings = b;
-    CHECK_VK(vkCreateDescriptorSetLayout(g.device, &li, nullptr, &f.setLayout));
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, 5 * sizeof(uint32_t)};
-    VkPipelineLayoutCreateInfo pi{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    pi.setLayoutCount = 1;
-    pi.pSetLayouts = &f.setLayout;
-    pi.pushConstantRangeCount = 1;
-    pi.pPushConstantRanges = &range;
-    CHECK_VK(vkCreatePipelineLayout(g.device, &pi, nullptr, &f.layout));
-    VkShaderModuleCreateInfo mi{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mi.codeSize = sizeof(kFloorSpirv);
-    mi.pCode = kFloorSpirv;
-    VkShaderModule module;
-    CHECK_VK(vkCreateShaderModule(g.device, &mi, nullptr, &module));
-    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    ci.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
-    ci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    ci.stage.module = module;
-    ci.stage.pName = "main";
-    ci.layout = f.layout;
-    CHECK_VK(vkCreateComputePipelines(g.device, VK_NULL_HANDLE, 1, &ci, nullptr, &f.pipeline));
-    vkDestroyShaderModule(g.device, module, nullptr);
+    makePushPipeline(g, b, 2, 5 * sizeof(uint32_t), kFloorSpirv, sizeof(kFloorSpirv), &f.setLayout, &f.layout,
+                     &f.pipeline);
     return f;
 }
 
