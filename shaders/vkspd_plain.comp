@@ -484,25 +484,34 @@ int haloLevels(int s) { return int((pc.stage[s].shape >> 8u) & 7u); }
 ivec2 haloOf(int s) { return ivec2(uvec2(pc.stage[s].shape >> 16u, pc.stage[s].shape >> 24u) & 15u); }
 // The 64x64 tiles of a level of `extent`.
 ivec2 tilesOf(uvec2 extent) { return ivec2((extent + uvec2(VKSPD_TILE - 1)) / uvec2(VKSPD_TILE)); }
+// The tiles of halo stage s (s >= 1) per axis: those of its source level, one fewer on an axis
+// whose last tile also owns the remainder past them (HaloStagePush::shape).
+ivec2 haloTilesOf(int s) {
+    uint shape = pc.stage[s].shape;
+    return tilesOf(levelExtent(haloFirst(s) - 1)) - ivec2(int((shape >> 5u) & 1u), int((shape >> 6u) & 1u));
+}
 
-// Lanes 0..3: a producer made texels [lo, hi) of the source level of stage s (a block inside one
-// 64x64 tile T0 of that stage); lane w counts those that lie in the footprint of tile
+// The tile of stage s whose own texels hold texel `g` of its source level.
+ivec2 haloTileAt(int s, ivec2 g) { return min(g / VKSPD_TILE, haloTilesOf(s) - 1); }
+
+// Lanes 0..3: a producer made texels [lo, hi) of the source level of stage s (a block inside the
+// own texels of one tile T0 of that stage); lane w counts those that lie in the footprint of tile
 // T0 - (w & 1, w >> 1) (T0 itself, then the left, upper and upper-left neighbours, whose halo
-// reaches into T0) and sets sElectedTile[w] when its arrival completes it. Call after a barrier
-// that orders the made texels (releaseBarrier); arriveFootprints then reads the flags.
+// reaches into T0) and sets sElectedTile[w] when its arrival completes it. A tile's footprint is
+// its source texels from 64 t on: 64 and its halo per axis, to the level's end for the last
+// tile. Call after a barrier that orders the made texels (releaseBarrier); arriveFootprints then
+// reads the flags.
 void arriveAt(int s, ivec2 lo, ivec2 hi, uint lane) {
     if (lane >= 4u) return;
     sElectedTile[lane] = 0u;
     if (any(greaterThanEqual(lo, hi))) return;
-    ivec2 shift = ivec2(int(lane & 1u), int(lane >> 1u));
-    ivec2 t0 = lo / VKSPD_TILE, t = t0 - shift;
-    ivec2 end = mix(hi, min(hi, t0 * VKSPD_TILE + haloOf(s)), bvec2(shift));
-    ivec2 n = end - lo;
-    if (any(lessThan(t, ivec2(0))) || any(lessThanEqual(n, ivec2(0)))) return;
-    uvec2 extent = levelExtent(haloFirst(s) - 1);
-    ivec2 origin = t * VKSPD_TILE;
-    uvec2 footprint = uvec2(min(origin + VKSPD_TILE + haloOf(s), ivec2(extent)) - origin);
-    uint counter = gCounterBase + pc.stage[s].counters + uint(t.y * tilesOf(extent).x + t.x);
+    ivec2 t = haloTileAt(s, lo) - ivec2(int(lane & 1u), int(lane >> 1u));
+    if (any(lessThan(t, ivec2(0)))) return;
+    ivec2 origin = t * VKSPD_TILE, end = min(origin + VKSPD_TILE + haloOf(s), ivec2(levelExtent(haloFirst(s) - 1)));
+    ivec2 n = min(hi, end) - max(lo, origin);
+    if (any(lessThanEqual(n, ivec2(0)))) return;
+    uvec2 footprint = uvec2(end - origin);
+    uint counter = gCounterBase + pc.stage[s].counters + uint(t.y * haloTilesOf(s).x + t.x);
     if (arrive(counter, uint(n.x * n.y), footprint.x * footprint.y)) sElectedTile[lane] = 1u;
 }
 
@@ -511,18 +520,24 @@ void arriveFootprints(int s, ivec2 lo, ivec2 hi, uint lane) {
     arriveAt(s, lo, hi, lane);
     barrier();
     for (int w = 3; w >= 0; --w)
-        if (sElectedTile[w] != 0u) gPending[gPendingCount++] = ivec3(s, lo / VKSPD_TILE - ivec2(w & 1, w >> 1));
+        if (sElectedTile[w] != 0u) gPending[gPendingCount++] = ivec3(s, haloTileAt(s, lo) - ivec2(w & 1, w >> 1));
 }
 
-// Rows [r0, r1) of level `level` (relative to the base) of a halo tile's region, which starts at
-// texel `o` and is `n` texels wide, into sPool[at + (row - r0) * n.x + column]. Each texel is the
-// exact reduction of its two or three taps per axis in the level above: the kept texels of the
-// stage before (`fromKept`, at data texel `kept`), else sPool[above + (row - aboveRow) * aboveWidth
-// + column] relative to the region above, which starts at 2 * o. Texels of rows [s0, s1) that
-// the tile owns (column and row below `own`) go to the image, and with `keep` to the data buffer
-// at `keepAt` for the next stage.
-void haloRows(int level, ivec2 o, int width, int own, int r0, int r1, int at, bool fromKept, uint kept,
-              int above, int aboveRow, int aboveWidth, int s0, int s1, bool keep, uint keepAt, uint lane) {
+// haloRows: rows [r0, r1) of level `level` (relative to the base) of a halo tile's region, which
+// starts at texel `o` and is `width` texels wide, into sPool[at + (row - r0) * width + column].
+// Each texel is the exact reduction of its two or three taps per axis in the region above (which
+// starts at 2 * o and is `aboveN` texels wide and high): the kept texels of the stage before
+// (`fromKept`, at data texel `kept`), else sPool[above + (row - aboveRow) * aboveN.x + column].
+// Texels of rows [s0, s1) that the tile owns (column and row below `own`, per axis) go to the
+// image, and with `keep` to the data buffer at `keepAt` for the next stage. Each variant makes
+// every texel the way the CPU reference does (rows, then the column of rows).
+#if VKSPD_FP16
+// FP16 variants: lane i of round r makes texel i + 256 r of the rows, its taps loaded one after
+// another. Fewer registers than the FP32 variants' column bands below: those took the FP16 kernel
+// from 4 groups per SM to 2, and its prefix then lost more than its later stages gained
+// (docs/PERFORMANCE.md).
+void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, bool fromKept, uint kept,
+              int above, int aboveRow, ivec2 aboveN, int s0, int s1, bool keep, uint keepAt, uint lane) {
     uvec2 sAbove = levelExtent(level - 1);
     int count = (r1 - r0) * width;
     // A fixed number of rounds with a test, not a loop that each lane leaves after its own count:
@@ -542,7 +557,7 @@ void haloRows(int level, ivec2 o, int width, int own, int r0, int r1, int at, bo
                 if (wx[a] == 0.0) continue;
                 ivec2 p = 2 * l + ivec2(a, b);
                 vec4 value = fromKept ? loadKept(keptTexel(kept, level - 1, 2 * o + p))
-                                      : vec4(sPool[above + (p.y - aboveRow) * aboveWidth + p.x]);
+                                      : vec4(sPool[above + (p.y - aboveRow) * aboveN.x + p.x]);
                 special |= nonFinite(value);
                 row = rAccumulate(row, value, wx[a]);
             }
@@ -550,12 +565,103 @@ void haloRows(int level, ivec2 o, int width, int own, int r0, int r1, int at, bo
         }
         VEC v = toReal(finishReduce(acc, special));
         sPool[at + i] = v;
-        if (l.x < own && l.y < own && l.y >= s0 && l.y < s1) {
+        if (l.x < own.x && l.y < own.y && l.y >= s0 && l.y < s1) {
             storeLevelInRange(level, g, vec4(v));
             if (keep) storeData(keptTexel(keepAt, level, g), vec4(v));
         }
     }
 }
+
+#else
+// FP32 variants: column bands (haloRows below), faster in the later stages at the cost of 3 groups
+// per SM to 2, which the FP32 prefix afforded (docs/PERFORMANCE.md).
+
+// Bit c of the mask: channel c of v is Inf or NaN (one register where a uvec4 took four).
+uint nonFiniteBits(vec4 v) {
+    uvec4 f = nonFinite(v);
+    return f.x | (f.y << 1u) | (f.z << 2u) | (f.w << 3u);
+}
+uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, bits >> 3u) & 1u; }
+
+// The taps of one source row of a halo texel column: the row's three texels at columns `cols`
+// (clamped into the region above: a weight-0 tap may lie past it) from the kept texels of the
+// stage before (data texel `at` + column) or from sPool[at + column], reduced horizontally with
+// weights wx; a weight-0 tap is not part of the row. `special` gets the non-finite channels of
+// the taps that are (nonFiniteBits).
+vec4 haloTapRow(bool fromKept, int at, ivec3 cols, vec3 wx, inout uint special) {
+    vec4 t[3];
+    if (fromKept) {
+        [[unroll]] for (int a = 0; a < 3; ++a) t[a] = loadKept(uint(at + cols[a]));
+    } else {
+        [[unroll]] for (int a = 0; a < 3; ++a) t[a] = vec4(sPool[at + cols[a]]);
+    }
+    vec4 row = rIdentity();
+    [[unroll]] for (int a = 0; a < 3; ++a) {
+        if (wx[a] == 0.0) continue;
+        special |= nonFiniteBits(t[a]);
+        row = rAccumulate(row, t[a], wx[a]);
+    }
+    return row;
+}
+
+// Lane (c, b) = (lane % width, lane / width) makes column c of band b's `per` consecutive rows,
+// top to bottom: each source row's horizontal reduction is made once and carried to the texel
+// below, whose first row it is (row 2y + 2 of texel y is row 2y of texel y + 1), so a lane loads
+// a source texel once and a texel's two new rows go out together.
+void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, bool fromKept, uint kept,
+              int above, int aboveRow, ivec2 aboveN, int s0, int s1, bool keep, uint keepAt, uint lane) {
+    if (width <= 0 || r1 <= r0) return;  // an empty region (the same in every lane)
+    uvec2 sAbove = levelExtent(level - 1);
+    int bands = VKSPD_GROUP_SIZE / width, per = (r1 - r0 + bands - 1) / bands;
+    int c = int(lane) % width, b = int(lane) / width, y0 = r0 + b * per;
+    // The region above's rows that this call may read: those of rows [r0, r1), the taps past
+    // the last one (weight 0) clamped to it.
+    ivec2 hi = ivec2(aboveN.x, min(2 * r1 + 1, aboveN.y)) - 1;
+    ivec3 cols = min(2 * c + ivec3(0, 1, 2), ivec3(hi.x));
+    vec3 wx = axisWeights(sAbove.x, o.x + c);
+    // Source row y (relative to the region above) starts at data texel rowAt + y * stride, or
+    // at sPool[rowAt + y * stride].
+    int rowAt = fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
+    int stride = fromKept ? int(levelExtent(level - 1).x) : aboveN.x;
+    uint carried = 0u;
+    vec4 carry = haloTapRow(fromKept, rowAt + min(2 * y0, hi.y) * stride, cols, wx, carried);
+    // A fixed number of rounds for every lane (lanes past the bands or rows compute and store
+    // nothing): with a loop that each lane left at its own count, lavapipe (Mesa 22.3, LLVM 15)
+    // computed wrong texels in the second tile a group ran (docs/PERFORMANCE.md).
+    [[dont_unroll]] for (int k = 0; k < per; ++k) {
+        int y = y0 + k;
+        uint special1 = 0u, special2 = 0u;
+        vec4 row1 = haloTapRow(fromKept, rowAt + min(2 * y + 1, hi.y) * stride, cols, wx, special1);
+        vec4 row2 = haloTapRow(fromKept, rowAt + min(2 * y + 2, hi.y) * stride, cols, wx, special2);
+        vec3 wy = axisWeights(sAbove.y, o.y + y);
+        vec4 acc = rIdentity();
+        uint special = 0u;
+        if (wy[0] != 0.0) {
+            acc = rAccumulate(acc, carry, wy[0]);
+            special |= carried;
+        }
+        if (wy[1] != 0.0) {
+            acc = rAccumulate(acc, row1, wy[1]);
+            special |= special1;
+        }
+        if (wy[2] != 0.0) {
+            acc = rAccumulate(acc, row2, wy[2]);
+            special |= special2;
+        }
+        carry = row2;
+        carried = special2;
+        if (b >= bands || y >= r1) continue;
+        VEC v = toReal(finishReduce(acc, nonFiniteChannels(special)));
+        sPool[at + (y - r0) * width + c] = v;
+        ivec2 g = o + ivec2(c, y);
+        if (c < own.x && y < own.y && y >= s0 && y < s1) {
+            storeLevelInRange(level, g, vec4(v));
+            if (keep) storeData(keptTexel(keepAt, level, g), vec4(v));
+        }
+    }
+}
+
+#endif  // VKSPD_FP16
 
 // The region of a halo tile at a level: own texels from `o` (VKSPD_TILE >> k per axis at the
 // stage's k-th level) and the halo after them, clipped to the level.
@@ -563,9 +669,17 @@ ivec2 haloRegion(int level, ivec2 o, int own, ivec2 h) {
     return max(min(ivec2(own) + h, ivec2(levelExtent(level)) - o), ivec2(0));
 }
 
+// The texels of a tile's region `n` at a level that the tile owns per axis: `own`, or, where the
+// region reaches the level's end (the last tile of an axis), all of it: a last tile's remainder
+// never exceeds the halo at any level of its stage.
+ivec2 ownedIn(int level, ivec2 o, int own, ivec2 n) {
+    return mix(ivec2(own), n, equal(n, ivec2(levelExtent(level)) - o));
+}
+
 // The halo one level down: h(k + 1) = (h(k) - odd(extent k)) / 2, exact where the planner built
-// the halo forwards from 0 at the stage's last level; 0 on an axis of one tile, which holds the
-// whole level (the planner gives it no halo). `level` is the level of h.
+// the halo forwards from 0 at the stage's last level; 0 on an axis whose source is at most 64
+// texels, one tile that holds the whole level (the planner gives it no halo). `level` is the
+// level of h.
 ivec2 haloBelow(int level, ivec2 h) {
     uvec2 e = levelExtent(level);
     return max((h - ivec2(greaterThan(e, uvec2(1u))) * ivec2(e & 1u)) >> 1, ivec2(0));
@@ -591,11 +705,14 @@ void haloTile(int s, ivec2 t, uint lane) {
     int m = n2.y == 0 ? min(n1.y, 19) : (n2.y + 1) / 2;
     int passes = n2.y == 0 ? 2 : d + 2;
     ivec2 h = h2;
-    int above = VKSPD_HALO_HALF, aboveWidth = n2.x;
+    // The region of the stage's source level its taps read: the tile's footprint.
+    ivec2 foot = haloRegion(first - 1, t * VKSPD_TILE, VKSPD_TILE, haloOf(s));
+    int above = VKSPD_HALO_HALF;
+    ivec2 aboveN = n2;
     [[dont_unroll]] for (int pass = 0; pass < passes; ++pass) {
         bool one = n2.y == 0 || ((pass & 1) == 0 && pass < 4);  // a pass of the stage's level 1
-        int level = first, own = own1, width = n1.x, r0 = 0, r1 = 0, at = 0, aboveRow = 0, s0 = 0, s1 = 0, from = 0;
-        ivec2 o = o1;
+        int level = first, own = own1, width = n1.x, r0 = 0, r1 = 0, at = 0, aboveRow = 0, s0 = 0, s1 = 0;
+        ivec2 o = o1, from = foot, region = n1;
         if (n2.y == 0) {
             r0 = pass == 0 ? 0 : m;
             r1 = pass == 0 ? m : n1.y;
@@ -606,11 +723,12 @@ void haloTile(int s, ivec2 t, uint lane) {
             level = first + 1;
             own = own2;
             o = o2;
+            region = n2;
             width = n2.x;
             r0 = pass == 1 ? 0 : m;
             r1 = pass == 1 ? m : n2.y;
             at = VKSPD_HALO_HALF + r0 * n2.x;
-            from = n1.x;
+            from = n1;
             aboveRow = pass == 1 ? 0 : 2 * m;
         } else {
             level = first + pass - 2;
@@ -618,22 +736,21 @@ void haloTile(int s, ivec2 t, uint lane) {
             h = haloBelow(level - 1, h);
             o = t * own;
             ivec2 n = haloRegion(level, o, own, h);
+            region = n;
             width = n.x;
             r1 = n.y;
             at = above == 0 ? VKSPD_HALO_HALF : 0;
-            from = aboveWidth;
+            from = aboveN;
+            aboveN = n;
         }
         // Stored rows: each row once (level 1's halves overlap by row 2m).
         s0 = r0;
         s1 = one && n2.y != 0 && pass == 0 ? 2 * m : r1;
         int k = level - first + 1;
-        haloRows(level, o, width, own, r0, r1, at, one, keptIn, pass >= 4 ? above : 0, aboveRow, from, s0, s1,
-                 k == d && !last, keptOut, lane);
+        haloRows(level, o, width, ownedIn(level, o, own, region), r0, r1, at, one, keptIn, pass >= 4 ? above : 0,
+                 aboveRow, from, s0, s1, k == d && !last, keptOut, lane);
         barrier();
-        if (pass >= 4) {
-            above = at;
-            aboveWidth = width;
-        }
+        if (pass >= 4) above = at;
     }
     if (last || (n2.y == 0 && d > 1)) return;
     releaseBarrier();

@@ -130,9 +130,11 @@ struct PushConstants {
 #define VKSPD_HALO_MAX 7
 
 // One stage of the halo-stage kernel. `shape`: bits 0-4 the first level it writes (relative to
-// the base), bits 8-10 how many (1..6), bits 16-19 and 24-27 the halo of its source along x and
-// y, in texels of the source (0 for stage 0 and for a last stage whose source is one tile).
-// Tile counts are not carried: a stage's tiles are the 64x64 tiles of its source level.
+// the base), bit 5 (6) set where its last tile along x (y) also owns the remainder of its source
+// past the other tiles (at most its halo: one tile fewer than the source's 64x64 tiles on that
+// axis), bits 8-10 how many levels it writes (1..6), bits 16-19 and 24-27 the halo of its source
+// along x and y, in texels of the source (0 for stage 0 and for an axis of at most 64 texels).
+// Tile counts are not carried: they follow from the source level's extent and bits 5-6.
 struct HaloStagePush {
     uint shape;
     uint counters;  // uint offset: one footprint counter per tile (row-major; stages s >= 1)

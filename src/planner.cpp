@@ -39,6 +39,15 @@ uint32_t stageHalo(uint32_t extent, uint32_t source, uint32_t levels) {
     return h;
 }
 
+// Tiles of a halo stage along an axis of its source of `extent` texels, whose tiles read `halo`
+// texels past their edge: 64-texel tiles, the last one also owning a remainder of at most `halo`
+// texels, which it reads anyway. (A tile of only such texels completes with the one before it,
+// whose halo covers it, so one group would run the two one after the other.)
+uint32_t haloTilesFor(uint32_t extent, uint32_t halo) {
+    const uint32_t n = tilesFor(extent), rest = extent % VKSPD_TILE;
+    return n > 1 && rest != 0 && rest <= halo ? n - 1 : n;
+}
+
 // The halo-stage kernel's stages (HaloPlan) for a plan whose other fields are set.
 HaloPlan planHaloStages(const Plan& p) {
     HaloPlan hp;
@@ -72,13 +81,12 @@ HaloPlan planHaloStages(const Plan& p) {
         HaloStagePlan& st = hp.stages[s];
         const uint32_t w = mipExtent(p.width, level), h = mipExtent(p.height, level);
         st.firstLevel = level + 1;
-        st.tilesX = tilesFor(w);
-        st.tilesY = tilesFor(h);
         st.counters = uint32_t(counters);
-        counters += uint64_t(st.tilesX) * st.tilesY;
         const uint32_t rest = p.levels - level;
-        if (st.tilesX == 1 && st.tilesY == 1) {
+        if (w <= VKSPD_TILE && h <= VKSPD_TILE) {
             // One tile holds the whole source: every remaining level, no halo (at most 6: 64 -> 1).
+            st.tilesX = st.tilesY = 1;
+            counters += 1;
             st.levels = rest;
             break;
         }
@@ -89,8 +97,11 @@ HaloPlan planHaloStages(const Plan& p) {
                stageHalo(p.width, level, st.levels + 1) <= VKSPD_HALO_MAX &&
                stageHalo(p.height, level, st.levels + 1) <= VKSPD_HALO_MAX)
             ++st.levels;
-        st.haloX = st.tilesX > 1 ? stageHalo(p.width, level, st.levels) : 0;
-        st.haloY = st.tilesY > 1 ? stageHalo(p.height, level, st.levels) : 0;
+        st.haloX = w > VKSPD_TILE ? stageHalo(p.width, level, st.levels) : 0;
+        st.haloY = h > VKSPD_TILE ? stageHalo(p.height, level, st.levels) : 0;
+        st.tilesX = haloTilesFor(w, st.haloX);
+        st.tilesY = haloTilesFor(h, st.haloY);
+        counters += uint64_t(st.tilesX) * st.tilesY;
         level += st.levels;
         if (level == p.levels) break;
     }
@@ -338,7 +349,12 @@ shader::HaloPushConstants haloPushConstantsFor(const Plan& plan) {
     pc.tail = (plan.tailRow << 8) | plan.tailTilesPerGroup;
     for (uint32_t s = 0; s < plan.halo.stageCount; ++s) {
         const HaloStagePlan& st = plan.halo.stages[s];
-        pc.stage[s].shape = st.firstLevel | (st.levels << 8) | (st.haloX << 16) | (st.haloY << 24);
+        // Bits 5 and 6: the stage's last tile along x / y also owns a remainder (haloTilesFor).
+        const uint32_t w = mipExtent(plan.width, st.firstLevel - 1), h = mipExtent(plan.height, st.firstLevel - 1);
+        const uint32_t absorbX = s > 0 && st.tilesX < tilesFor(w) ? 1u : 0u;
+        const uint32_t absorbY = s > 0 && st.tilesY < tilesFor(h) ? 1u : 0u;
+        pc.stage[s].shape = st.firstLevel | (absorbX << 5) | (absorbY << 6) | (st.levels << 8) | (st.haloX << 16) |
+                            (st.haloY << 24);
         pc.stage[s].counters = st.counters;
         pc.stage[s].kept = st.kept;
     }

@@ -40,7 +40,8 @@ struct HaloStagePlan {
     uint32_t firstLevel = 0;          // first level it writes, relative to the base
     uint32_t levels = 0;              // levels it writes (1..6)
     uint32_t haloX = 0, haloY = 0;    // texels of its source past a tile's edge that it reads
-    uint32_t tilesX = 0, tilesY = 0;  // 64x64 tiles of its source
+    uint32_t tilesX = 0, tilesY = 0;  // 64x64 tiles of its source (stages >= 1: the last per axis
+                                      // also owns a remainder of at most its halo)
     uint32_t counters = 0;            // uint offset: one footprint counter per tile (stages >= 1)
     uint32_t kept = 0;                // texel offset of its last level, for the next stage
 };

@@ -61,7 +61,10 @@ TEST_F(GpuTest, HaloStagesMatchReferenceAtScreenAndThinSizes) {
         bool fp16;
     };
     // (Larger sizes, 2560x1440 and 1080x1920 among them, passed too; left out for CI time.)
-    const Size sizes[] = {{1920, 1080, true}, {512, 1080, false}, {1280, 20, false}, {640, 20, true},
+    // 640x720: FP32 column bands of more than one row; 284x540 (source 71x135), 1080x1136 and
+    // 2088x1044: a stage's last tile owning the remainder past its 64 texels along x, y or both.
+    const Size sizes[] = {{1920, 1080, true}, {640, 720, false}, {512, 1080, false}, {284, 540, true},
+                          {1080, 1136, false}, {2088, 1044, false}, {1280, 20, false}, {640, 20, true},
                           {20, 12, false},    {12, 20, true},     {36, 4, true},     {4, 36, false},
                           {260, 132, true},   {1000, 600, false}};
     for (const Size& s : sizes)

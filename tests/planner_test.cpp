@@ -375,13 +375,13 @@ TEST(Planner, HaloStagesFollowThePlainPrefixAndTheHaloBound) {
     EXPECT_EQ(p.halo.stages[1].haloX, 0u);
     EXPECT_EQ(p.halo.stages[1].haloY, 7u);
     EXPECT_EQ(p.halo.stages[1].tilesX, 4u);
-    EXPECT_EQ(p.halo.stages[1].tilesY, 3u);
+    EXPECT_EQ(p.halo.stages[1].tilesY, 2u);  // 135 = 2 * 64 + 7: the last row owns the 7 too
     EXPECT_EQ(p.halo.stages[2].firstLevel, 8u);  // from 15x8: one tile, every remaining level
     EXPECT_EQ(p.halo.stages[2].levels, 3u);
     EXPECT_EQ(p.halo.stages[2].haloY, 0u);
     EXPECT_EQ(p.halo.stages[1].kept, 240u * 135);  // stage 0 keeps level 3 at 0, stage 1 level 7
     EXPECT_EQ(p.halo.dataPerLayer, 240u * 135 + 15 * 8);
-    EXPECT_EQ(p.halo.countersPerLayer, 12u + 1);
+    EXPECT_EQ(p.halo.countersPerLayer, 8u + 1);
     // Every stage's halo, rebuilt from its levels, stays within the bound.
     for (uint32_t w : {1920u, 2560u, 3840u, 1000u, 1280u, 640u, 20u, 12u, 36u, 4u, 16380u, 28u})
         for (uint32_t h : {1080u, 1440u, 2160u, 600u, 20u, 12u, 4u, 36u, 132u, 16380u}) {
@@ -432,7 +432,19 @@ TEST(Planner, HaloLayoutReplacesTheGeneralOneOnlyWhenChosen) {
     EXPECT_EQ(p.dataPerLayer, generalData);
     const vkspd::shader::HaloPushConstants pc = vkspd::haloPushConstantsFor(plan(1920, 1080));
     EXPECT_EQ(pc.stages, 3u);
-    EXPECT_EQ(pc.stage[1].shape, 4u | (4u << 8) | (0u << 16) | (7u << 24));
+    // First level 4, 4 levels, halo 0 along x and 7 along y, where 240x135's last tile row also
+    // owns the 7 rows past 128 (bit 6).
+    EXPECT_EQ(pc.stage[1].shape, 4u | (1u << 6) | (4u << 8) | (0u << 16) | (7u << 24));
+    EXPECT_EQ(pc.stage[2].shape, 8u | (3u << 8));  // one tile: no halo, nothing to own past it
+    // 284x540: level 2 is 71x135, one tile along x that owns all 71 (bit 5), two along y (bit 6).
+    const Plan thin = plan(284, 540);
+    EXPECT_EQ(thin.halo.stages[1].tilesX, 1u);
+    EXPECT_EQ(thin.halo.stages[1].tilesY, 2u);
+    EXPECT_EQ(vkspd::haloPushConstantsFor(thin).stage[1].shape & 0x60u, 0x60u);
+    // 1280x720: level 4 is 80x45; 16 columns past 64 exceed the halo, so two tiles own them.
+    const Plan hd = plan(1280, 720);
+    EXPECT_EQ(hd.halo.stages[1].tilesX, 2u);
+    EXPECT_EQ(vkspd::haloPushConstantsFor(hd).stage[1].shape & 0x60u, 0u);
 }
 
 // Scratch data past one storage-buffer range is split into ranges of whole texels, a power of two
