@@ -6,6 +6,7 @@
 # (the bench's own Min footprint reference) instead of every texel; a third, without --formats,
 # shows the row is in the default list.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
+include(${CMAKE_CURRENT_LIST_DIR}/check_rows.cmake)
 file(REMOVE_RECURSE ${DIR})
 set(common --formats d32-min --reps 2 --tiles none --copy-mib 8 --evict-mib 8)
 execute_process(COMMAND ${BENCH} ${common} --sizes 67x35,64x64 --cols 2 --out ${DIR}/out
@@ -15,18 +16,10 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ ${DIR}/out/bench.csv csv)
 file(READ ${DIR}/out/bench.json json)
-set(num "[0-9][0-9.e+-]*")
 foreach(size "67,35" "64,64")
-  string(REPLACE "," ", \"height\": " jsize "${size}")
   foreach(method "stream \\(chain bytes\\)" "vkspd fp32 quad" "vkspd fp32 lds" "vkspd default \\([^,\n]*\\)"
                  "vkspd fp32 quad cols 2")
-    # median, min, GB/s, % of floor, no ratio to a blit, the check.
-    if(NOT csv MATCHES ",R32_SFLOAT-Min-D32,${size},${method},${num},${num},${num},${num},,ok[^,\n]*,")
-      message(FATAL_ERROR "bench.d32_min: bench.csv has no timed, checked '${method}' row at ${size}:\n${csv}")
-    endif()
-    if(NOT json MATCHES "\"format\": \"R32_SFLOAT-Min-D32\", \"width\": ${jsize}, \"method\": \"${method}\", \"median_us\": ${num}, [^\n]*\"speedup_vs_blit\": null, \"check\": \"ok")
-      message(FATAL_ERROR "bench.d32_min: bench.json has no timed, checked '${method}' row at ${size}:\n${json}")
-    endif()
+    expect_checked_row(bench.d32_min R32_SFLOAT-Min-D32 ${size} "${method}" "ok[^\n\"]*")
   endforeach()
 endforeach()
 if(csv MATCHES "blit chain|dispatch per level|fp16")

@@ -5,6 +5,7 @@
 # 0's channels: a pass that skips or repeats blocks is FAILED, exit code 1) in the report, the CSV
 # and the JSON; --methods floor times nothing else. The Hi-Z row has no floor rows and is no error.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
+include(${CMAKE_CURRENT_LIST_DIR}/check_rows.cmake)
 file(REMOVE_RECURSE ${DIR})
 set(common --reps 2 --cols none --tiles none --copy-mib 8 --evict-mib 8 --methods floor)
 execute_process(COMMAND ${BENCH} ${common} --sizes 65x33,64x64 --formats rgba8,rgba16f --out ${DIR}/out
@@ -14,19 +15,11 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ ${DIR}/out/bench.csv csv)
 file(READ ${DIR}/out/bench.json json)
-set(num "[0-9][0-9.e+-]*")
 foreach(format R8G8B8A8_UNORM R16G16B16A16_SFLOAT)
   foreach(size "65,33" "64,64")
-    string(REPLACE "," ", \"height\": " jsize "${size}")
     string(REPLACE "," "x" xsize "${size}")
     foreach(method "floor fetch" "floor gather" "floor linear")
-      # median, min, GB/s, % of floor, no blit to compare with, the check.
-      if(NOT csv MATCHES ",${format},${size},${method},${num},${num},${num},${num},,ok \\(reads\\),")
-        message(FATAL_ERROR "bench.floor: bench.csv has no timed, checked '${method}' row for ${format} at ${size}:\n${csv}")
-      endif()
-      if(NOT json MATCHES "\"format\": \"${format}\", \"width\": ${jsize}, \"method\": \"${method}\", \"median_us\": ${num}, [^\n]*\"check\": \"ok \\(reads\\)\"")
-        message(FATAL_ERROR "bench.floor: bench.json has no checked '${method}' row for ${format} at ${size}:\n${json}")
-      endif()
+      expect_checked_row(bench.floor ${format} ${size} "${method}" "ok \\(reads\\)")
       if(NOT out MATCHES "\n${format} +${xsize} +${method} +${num} +${num} +${num} +${num}% [^\n]* ok \\(reads\\)\n")
         message(FATAL_ERROR "bench.floor: the report has no checked '${method}' row for ${format} at ${xsize}:\n${out}")
       endif()

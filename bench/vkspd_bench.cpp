@@ -4,10 +4,11 @@
 // dispatch per level (vkspd with two-level ranges: the same exact kernel), and each vkspd
 // single-pass variant (and the tuning options: linear-sampler fetch, group-ID tiling); plus the
 // compute-shader copy that sets the bandwidth floor, a chain's bytes through one streaming
-// dispatch and level 0 read from the image by texelFetch and by the bilinear sampler (the least
-// any kernel reading level 0 takes); and a Hi-Z row, a Min pyramid made from a depth source. Every vkspd method's output is checked against the CPU reference once before
-// timing: every texel up to 4096x4096, sampled texels above (a reference computed only at those
-// texels, so checking stays cheap).
+// dispatch, and level 0 read from the image by texelFetch, textureGather and the bilinear sampler
+// (the least any kernel reading level 0 takes); and a Hi-Z row, a Min pyramid made from a depth
+// source. Every vkspd method's output is checked against the CPU reference once before timing:
+// every texel up to 4096x4096, sampled texels above (a reference computed only at those texels,
+// so checking stays cheap).
 #include <vkspd/debug.hpp>
 #include <vkspd/reference.hpp>
 #include <vkspd/tuning.hpp>
@@ -940,21 +941,31 @@ bool verify(Runner& run, vkspd::Context context, const Subject& s, const Method&
 // The value the stream row's source buffer is filled with.
 const uint32_t kStreamFill = 0x9e3779b9u;
 
+// Zeroes `out`, runs what `record` records, and returns the first `bytes` of `out` in a mapped
+// host buffer (the caller frees it): one check of a pass of the bench's own before timing.
+template <typename Record>
+Buffer runAndRead(Runner& run, const Buffer& out, VkDeviceSize bytes, Record record) {
+    Buffer readback = makeBuffer(run.g, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
+    VkCommandBuffer cmd = run.begin();
+    vkCmdFillBuffer(cmd, out.buffer, 0, VK_WHOLE_SIZE, 0);
+    fullBarrier(cmd);
+    record(cmd);
+    fullBarrier(cmd);
+    const VkBufferCopy region{0, 0, bytes};
+    vkCmdCopyBuffer(cmd, out.buffer, readback.buffer, 1, &region);
+    fullBarrier(cmd);
+    run.submitAndWait();
+    return readback;
+}
+
 // The stream row of `s` once, before timing (`from` filled with kStreamFill): every output element
 // is its index XOR the fill value once per source element it reads, so a kernel that skipped or
 // repeated reads fails here.
 bool verifyStream(Runner& run, const Copier& streamer, const Buffer& from, const Buffer& to, const Subject& s) {
     const auto [readBytes, writeBytes] = streamBytes(s);
-    Buffer readback = makeBuffer(run.g, writeBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-    VkCommandBuffer cmd = run.begin();
-    vkCmdFillBuffer(cmd, to.buffer, 0, VK_WHOLE_SIZE, 0);
-    fullBarrier(cmd);
-    streamer.recordStream(cmd, from, readBytes, to, writeBytes);
-    fullBarrier(cmd);
-    const VkBufferCopy region{0, 0, writeBytes};
-    vkCmdCopyBuffer(cmd, to.buffer, readback.buffer, 1, &region);
-    fullBarrier(cmd);
-    run.submitAndWait();
+    Buffer readback = runAndRead(run, to, writeBytes, [&](VkCommandBuffer cmd) {
+        streamer.recordStream(cmd, from, readBytes, to, writeBytes);
+    });
     const uint32_t* out = static_cast<const uint32_t*>(readback.mapped);
     const VkDeviceSize reads = readBytes / 16, writes = writeBytes / 16;
     bool ok = true;
@@ -987,22 +998,14 @@ double level0ChannelSum(const Subject& s, const std::vector<uint8_t>& level0) {
 }
 
 // A floor row of `s` once, before timing: the sums it writes (`sums` zeroed first) must add up to
-// level 0's channels (Subject::level0Sum) within 1e-3 (fetch: float sums of the exact texels) or
-// 2e-2 (linear: the filter's weights may be rounded, to 1/256 on some GPUs), so a pass that skips
-// or repeats blocks fails here. `*error` gets the relative difference.
+// level 0's channels (Subject::level0Sum) within 1e-3 (fetch and gather: float sums of the exact
+// texels) or 2e-2 (linear: the filter's weights may be rounded, to 1/256 on some GPUs), so a pass
+// that skips or repeats blocks fails here. `*error` gets the relative difference.
 bool verifyFloor(Runner& run, const FloorReader& reader, const Buffer& sums, const Subject& s, const Method& m,
                  double* error) {
     const VkDeviceSize bytes = reader.sumBytes(s);
-    Buffer readback = makeBuffer(run.g, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true);
-    VkCommandBuffer cmd = run.begin();
-    vkCmdFillBuffer(cmd, sums.buffer, 0, VK_WHOLE_SIZE, 0);
-    fullBarrier(cmd);
-    reader.record(cmd, s, m.floorMode(), sums);
-    fullBarrier(cmd);
-    const VkBufferCopy region{0, 0, bytes};
-    vkCmdCopyBuffer(cmd, sums.buffer, readback.buffer, 1, &region);
-    fullBarrier(cmd);
-    run.submitAndWait();
+    Buffer readback =
+        runAndRead(run, sums, bytes, [&](VkCommandBuffer cmd) { reader.record(cmd, s, m.floorMode(), sums); });
     const float* out = static_cast<const float*>(readback.mapped);
     double total = 0;
     for (VkDeviceSize i = 0; i < bytes / sizeof(float); ++i) total += double(out[i]);
