@@ -90,7 +90,7 @@ struct Plan {
     uint64_t counterBytes = 0;        // all layers
     uint64_t dataBytes = 0;           // all layers (at least 16: a binding needs a range)
     // The data binding as dataRanges consecutive ranges of 2^dataRangeShift texels each, the last
-    // one shorter (planDataRanges; the shader's VKSPD_SPEC_DATA_RANGES and VKSPD_SPEC_DATA_SHIFT).
+    // one shorter (planDataRanges; the shader's VKSPD_DATA_RANGES switch and VKSPD_SPEC_DATA_SHIFT).
     // One range and shift 0 wherever dataBytes fits one storage-buffer range.
     uint32_t dataRanges = 1;
     uint32_t dataRangeShift = 0;
