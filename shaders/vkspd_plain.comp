@@ -132,8 +132,9 @@ ivec2 levelOneTexel(ivec2 m, int j) { return m + 16 * blockOffset(j); }
 // for stage 1 (KEEP_PREFIX).
 #if VKSPD_HALO
 int gPrefixLevels;
+void storeKept(uint texel, vec4 v);
 #define KEEP_PREFIX(stage, k, at, v) \
-    if ((stage) == 0 && (k) == gPrefixLevels) storeData(keptTexel(pc.stage[0].kept, k, at), v)
+    if ((stage) == 0 && (k) == gPrefixLevels) storeKept(keptTexel(pc.stage[0].kept, k, at), v)
 #else
 #define KEEP_PREFIX(stage, k, at, v)
 #endif
@@ -471,6 +472,39 @@ void main() {
 // at up to four with the texels it made there, and the arrival that completes a footprint elects
 // its group to run the tile. No group ever waits for another.
 
+// The kept levels of the halo stages. FP16 variants keep each texel as halves: the values are
+// halves already (VEC: the prefix keeps its level P >= 2, made at the variant's precision like
+// every halo level), so nothing changes but the bytes, and a loaded texel takes two registers
+// where four floats took four (haloRows loads a row of three taps at once). A texel of one or two
+// channels is one uint, of three or four a uvec2, at index (the layer's first data texel +
+// texel): within the bytes the data binding holds for it as floats.
+#if VKSPD_FP16
+layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer KeptOutHalf2 { uint keptOutHalf2[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA) coherent buffer KeptOutHalf4 { uvec2 keptOutHalf4[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptHalf2 { uint keptHalf2[]; };
+layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptHalf4 { uvec2 keptHalf4[]; };
+
+void storeKept(uint texel, vec4 v) {
+    f16vec4 h = f16vec4(v);
+    uint t = gDataBase + texel;
+    if (pc.channels > 2u)
+        keptOutHalf4[t] = uvec2(packFloat2x16(h.xy), packFloat2x16(h.zw));
+    else
+        keptOutHalf2[t] = packFloat2x16(h.xy);
+}
+
+f16vec4 loadKeptHalf(uint texel) {
+    uint t = gDataBase + texel;
+    if (pc.channels > 2u) {
+        uvec2 u = keptHalf4[t];
+        return f16vec4(unpackFloat2x16(u.x), unpackFloat2x16(u.y));
+    }
+    return f16vec4(unpackFloat2x16(keptHalf2[t]), float16_t(0.0), float16_t(0.0));
+}
+#else
+void storeKept(uint texel, vec4 v) { storeData(texel, v); }
+#endif
+
 // Whether the arrival of lane w (0..3) of arriveFootprints completed its footprint.
 shared uint sElectedTile[4];
 // Tiles this group was elected for and has not run yet: (stage, tile x, tile y), the same in
@@ -532,14 +566,22 @@ void arriveFootprints(int s, ivec2 lo, ivec2 hi, uint lane) {
 // image, and with `keep` to the data buffer at `keepAt` for the next stage. Each variant makes
 // every texel the way the CPU reference does (rows, then the column of rows).
 #if VKSPD_FP16
-// FP16 variants: lane i of round r makes texel i + 256 r of the rows, its taps loaded one after
-// another. Fewer registers than the FP32 variants' column bands below: those took the FP16 kernel
-// from 4 groups per SM to 2, and its prefix then lost more than its later stages gained
-// (docs/PERFORMANCE.md).
+// FP16 variants: lane i of round r makes texel i + 256 r of the rows. The three taps of each
+// source row are loaded together (those of weight 0 clamped into the region above, whose texels
+// are all complete), then reduced in the reference's order: a load behind each weight's test
+// made up to nine dependent round trips to the L2 per texel of a stage's first level. Not all
+// nine at once: that took the kernel from 61 registers to 74, under 4 groups per SM, and its
+// prefix lost more than its passes gained; nor the FP32 variants' column bands below, which took
+// it to 2 groups per SM (docs/PERFORMANCE.md).
 void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, bool fromKept, uint kept,
               int above, int aboveRow, ivec2 aboveN, int s0, int s1, bool keep, uint keepAt, uint lane) {
     uvec2 sAbove = levelExtent(level - 1);
     int count = (r1 - r0) * width;
+    ivec2 hi = aboveN - 1;
+    // Row y of the region above (relative to it) starts at data texel rowAt + y * stride, or at
+    // sPool[rowAt + y * stride].
+    int rowAt = fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
+    int stride = fromKept ? int(sAbove.x) : aboveN.x;
     // A fixed number of rounds with a test, not a loop that each lane leaves after its own count:
     // with that loop, lavapipe (Mesa 22.3, LLVM 15) computed wrong texels in the second tile a
     // group ran (docs/PERFORMANCE.md).
@@ -548,16 +590,22 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
         if (i >= count) continue;
         ivec2 l = ivec2(i % width, r0 + i / width), g = o + l;
         vec3 wx = axisWeights(sAbove.x, g.x), wy = axisWeights(sAbove.y, g.y);
+        ivec3 cx = min(2 * l.x + ivec3(0, 1, 2), ivec3(hi.x)), cy = min(2 * l.y + ivec3(0, 1, 2), ivec3(hi.y));
         vec4 acc = rIdentity();
         uvec4 special = uvec4(0u);
-        for (int b = 0; b < 3; ++b) {
+        [[unroll]] for (int b = 0; b < 3; ++b) {
             if (wy[b] == 0.0) continue;
+            f16vec4 t[3];
+            int rowStart = rowAt + cy[b] * stride;
+            if (fromKept) {
+                [[unroll]] for (int a = 0; a < 3; ++a) t[a] = loadKeptHalf(uint(rowStart + cx[a]));
+            } else {
+                [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sPool[rowStart + cx[a]];
+            }
             vec4 row = rIdentity();
-            for (int a = 0; a < 3; ++a) {
+            [[unroll]] for (int a = 0; a < 3; ++a) {
                 if (wx[a] == 0.0) continue;
-                ivec2 p = 2 * l + ivec2(a, b);
-                vec4 value = fromKept ? loadKept(keptTexel(kept, level - 1, 2 * o + p))
-                                      : vec4(sPool[above + (p.y - aboveRow) * aboveN.x + p.x]);
+                vec4 value = vec4(t[a]);
                 special |= nonFinite(value);
                 row = rAccumulate(row, value, wx[a]);
             }
@@ -567,7 +615,7 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
         sPool[at + i] = v;
         if (l.x < own.x && l.y < own.y && l.y >= s0 && l.y < s1) {
             storeLevelInRange(level, g, vec4(v));
-            if (keep) storeData(keptTexel(keepAt, level, g), vec4(v));
+            if (keep) storeKept(keptTexel(keepAt, level, g), vec4(v));
         }
     }
 }
@@ -656,7 +704,7 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
         ivec2 g = o + ivec2(c, y);
         if (c < own.x && y < own.y && y >= s0 && y < s1) {
             storeLevelInRange(level, g, vec4(v));
-            if (keep) storeData(keptTexel(keepAt, level, g), vec4(v));
+            if (keep) storeKept(keptTexel(keepAt, level, g), vec4(v));
         }
     }
 }

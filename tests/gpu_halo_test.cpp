@@ -80,6 +80,16 @@ TEST_F(GpuTest, HaloStagesReductionsAreBitExactOverLayers) {
     expectHaloChain(h, VK_FORMAT_R16G16B16A16_SFLOAT, 260, 132, 2, h->fp16, vkspd::Reduction::Average);
 }
 
+// FP16 variants keep their halo stages' levels as halves: one uint per texel of one or two
+// channels, a uvec2 of three or four. Each width against the reference (Max bit for bit, over
+// two layers whose kept texels lie side by side).
+TEST_F(GpuTest, HaloStagesKeepHalvesOfEveryWidth) {
+    if (!h->quad || !h->fp16) GTEST_SKIP() << "needs quad operations and FP16 arithmetic";
+    expectHaloChain(h, VK_FORMAT_R8_UNORM, 260, 132, 1, true, vkspd::Reduction::Average);
+    expectHaloChain(h, VK_FORMAT_R16G16_SFLOAT, 260, 132, 2, true, vkspd::Reduction::Max);
+    expectHaloChain(h, VK_FORMAT_B10G11R11_UFLOAT_PACK32, 260, 132, 1, true, vkspd::Reduction::Average);
+}
+
 // A Hi-Z pyramid: the depth copied into level 0 by the prefix, every level the exact minimum.
 TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
