@@ -169,17 +169,17 @@ Result checkTilesPerGroup(const char* field, uint32_t per) {
 }
 
 // Kernel::Auto on a chain that is not plain: the halo-stage kernel where its plain prefix has at
-// least kAutoHaloPrefix levels (kAutoHaloPrefixWithSource reading a MipGenInfo::source), with
-// Fetch::Auto through loads, and its scratch fits one range; else the general kernel stays.
-// Measured on an H200 (docs/PERFORMANCE.md, "Auto takes it from a prefix of 4 levels"): at
-// prefixes of 4 and 5 levels (1280x720, 2560x1440, 3840x2160) it was faster than the general
-// kernel for RGBA8, RGBA16F and R32F Min from D32; at 3 (1920x1080, 2560x1080) slower for RGBA8
-// and RGBA16F and faster for R32F Min from D32; at 2 (1600x900) slower for all three.
+// least kAutoHaloPrefix levels and its scratch fits one range; else the general kernel stays.
+// Fetch::Auto keeps its choice (the linear sampler on NVIDIA), or loads where the halo kernel
+// refuses the sampler for this request. Measured on an H200 at first use (docs/PERFORMANCE.md,
+// "Auto from a prefix of 3 levels, through the sampler"): at a prefix of 3 levels as fast as the
+// general kernel for RGBA8 and RGBA16F at 1920x1080 and faster at 2560x1080, faster for R32F,
+// R32F Min from D32 and (at 1920x1080) RGBA32F, 4% slower for RGBA32F at 2560x1080; at 2
+// (1600x900) slower; the sampler faster than loads at every size it took.
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
-    const uint32_t prefix = req->hasSource ? kAutoHaloPrefixWithSource : kAutoHaloPrefix;
-    if (req->plan.halo.stageCount == 0 || req->plan.halo.stages[0].levels < prefix) return;
+    if (req->plan.halo.stageCount == 0 || req->plan.halo.stages[0].levels < kAutoHaloPrefix) return;
     const bool linearFetch = req->linearFetch;
-    if (info.fetch == Fetch::Auto) req->linearFetch = false;
+    if (info.fetch == Fetch::Auto && linearFetch && !haloKernelRefusal(tuning, *req).empty()) req->linearFetch = false;
     if (!haloKernelRefusal(tuning, *req).empty()) {
         req->linearFetch = linearFetch;
         return;

@@ -146,6 +146,10 @@ TEST_F(GpuTest, DescribeDispatchReportsTheVariant) {
     TestImage img = h->createImage(VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 11,
                                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT);
     vkspd::MipGenInfo info = chainInfo(img);
+    // The general kernel (Auto takes the halo-stage kernel at this size where it can).
+    vkspd::Tuning general;
+    general.kernel = vkspd::Kernel::General;
+    info.tuning = &general;
     vkspd::DispatchDescription d;
     ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
     EXPECT_EQ(d.path, vkspd::Path::SinglePass);
@@ -154,8 +158,8 @@ TEST_F(GpuTest, DescribeDispatchReportsTheVariant) {
     EXPECT_EQ(d.levelsWritten, 10u);
     EXPECT_EQ(d.fp16, h->fp16);
     EXPECT_GT(d.scratchBytes, 0u);
-    // The schedule (vkspd/tuning.hpp): odd levels, so the general kernel, one tile per group, two
-    // stages (levels 1-6 and 7-10).
+    // The schedule (vkspd/tuning.hpp): the general kernel, one tile per group, two stages (levels
+    // 1-6 and 7-10), odd levels.
     vkspd::ScheduleDescription s;
     ASSERT_TRUE(vkspd::describeSchedule(h->context, info, &s).ok());
     EXPECT_FALSE(s.plainChain);

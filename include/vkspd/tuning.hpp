@@ -21,10 +21,10 @@ inline constexpr uint32_t kMaxTilesPerGroup = 32;
 /// tolerances of docs/FILTER.md; Min, Max and MinMax bit for bit) and are one dispatch.
 enum class Kernel {
     Auto,        ///< PlainChain wherever its rules allow it; else HaloStages where the chain's
-                 ///< first 4 or more levels are plain (3 or more with a MipGenInfo::source) and
-                 ///< its rules allow it (Fetch::Auto then loads) and its scratch fits one range;
-                 ///< General everywhere else (never an error). At shorter prefixes (1920x1080:
-                 ///< 3) HaloStages measured slower for colour formats (docs/PERFORMANCE.md).
+                 ///< first 3 or more levels are plain and its rules allow it (Fetch::Auto keeps
+                 ///< its choice where they allow it, else loads) and its scratch fits one range;
+                 ///< General everywhere else (never an error). At a prefix of 2 (1600x900)
+                 ///< HaloStages measured slower (docs/PERFORMANCE.md).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
                  ///< tiles (docs/DESIGN.md). Needs the quad path, a built-in reduction,
