@@ -13,7 +13,7 @@
 # there are none); NO_VALIDATION=1 runs them without, on purpose (the logs say so).
 # Exit code: 0 when every step passed, 1 when any failed (each step's status is printed).
 # Environment: BENCH_ARGS replaces the benchmark's arguments (default: the sizes and formats of
-# the README's table, both kernels); STRESS_CALLS the stress test's call count (default 10000);
+# the README's table, every kernel); STRESS_CALLS the stress test's call count (default 10000);
 # SAMPLE_SIZES the sizes the CLI verifies in full (default: what fits one 10-minute device call
 # with the rest, about 40-60 s per chain of 8192^2 and above; 16384x16384 and 20000x20000 do not
 # fit); TEST_FILTER the GPU suite's gtest filter (default: all but the stress
@@ -23,7 +23,7 @@ OUT=${2:?usage: sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]}
 DEB=${3:-}
 BIN=$(cd "$BIN" && pwd) || exit 2
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 2
-BENCH_ARGS=${BENCH_ARGS:---sizes 2048x2048,3840x2160,4095x4095,4096x4096,8192x8192,16384x16384 --formats rgba8,rgba16f --reps 30 --cols none --tiles 4,8}
+BENCH_ARGS=${BENCH_ARGS:---sizes 1920x1080,2048x2048,2560x1440,3840x2160,4095x4095,4096x4096,8192x8192,16384x16384 --formats rgba8,rgba16f,d32-min --reps 30 --cols none --tiles 4,8}
 {
     date -u +"date: %Y-%m-%dT%H:%M:%SZ"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
