@@ -63,10 +63,16 @@ layout(local_size_x = VKSPD_GROUP_SIZE) in;
 // are written while the lanes that finish this one still read it, with one barrier per tile.
 // The halo-stage kernel keeps them in the pool its later stages use (VKSPD_HALO section below).
 #if VKSPD_HALO
-// Level 1 of a halo tile in two halves of at most 19 rows of 35 texels, then its level 2 (at most
-// 17x17): 954 texels, 15.3 KB at FP32 (Vulkan guarantees 16 KB of shared memory).
-#define VKSPD_HALO_HALF (35 * 19)
-shared VEC sPool[VKSPD_HALO_HALF + 17 * 17];
+// Level 1 of a halo tile (at most 35x35 texels) in the pool's first part, whole where it fits,
+// else in two halves of at most 19 rows; then its level 2 (at most 17x17). FP32: a first part of
+// 35x19 texels, 954 in all, 15.3 KB (Vulkan guarantees 16 KB of shared memory); FP16: 35x35
+// (level 1 always whole), 1514 in all, 12.1 KB.
+#if VKSPD_FP16
+#define VKSPD_HALO_FIRST (35 * 35)
+#else
+#define VKSPD_HALO_FIRST (35 * 19)
+#endif
+shared VEC sPool[VKSPD_HALO_FIRST + 17 * 17];
 #define LEVEL2(p, i) sPool[(p) * 256 + (i)]
 #define LEVEL4(p, i) sPool[512 + (p) * 16 + (i)]
 #else
@@ -585,7 +591,7 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
     // A fixed number of rounds with a test, not a loop that each lane leaves after its own count:
     // with that loop, lavapipe (Mesa 22.3, LLVM 15) computed wrong texels in the second tile a
     // group ran (docs/PERFORMANCE.md).
-    [[dont_unroll]] for (int r = 0; r < (VKSPD_HALO_HALF + VKSPD_GROUP_SIZE - 1) / VKSPD_GROUP_SIZE; ++r) {
+    [[dont_unroll]] for (int r = 0; r < (VKSPD_HALO_FIRST + VKSPD_GROUP_SIZE - 1) / VKSPD_GROUP_SIZE; ++r) {
         int i = int(lane) + r * VKSPD_GROUP_SIZE;
         if (i >= count) continue;
         ivec2 l = ivec2(i % width, r0 + i / width), g = o + l;
@@ -740,9 +746,10 @@ void haloTile(int s, ivec2 t, uint lane) {
     int first = haloFirst(s), d = haloLevels(s);
     bool last = s + 1 >= int(pc.stages);
     uint keptIn = pc.stage[s - 1].kept, keptOut = pc.stage[s].kept;
-    // Level 1 of the stage (up to 35x35) in two halves of at most 19 rows at the start of the
-    // pool; level 2 (up to 17x17) after them, its first half made from the first half of level 1
-    // (its rows r read rows 2r .. 2r + 2) before the second half of level 1 takes its place.
+    // Level 1 of the stage (up to 35x35) at the start of the pool, whole where it fits the pool's
+    // first part, else in two halves of at most 19 rows; level 2 (up to 17x17) after it, made
+    // from level 1 whole, or in halves: its first half from the first half of level 1 (its rows
+    // r read rows 2r .. 2r + 2) before the second half of level 1 takes its place.
     ivec2 h1 = haloBelow(first - 1, haloOf(s)), h2 = haloBelow(first, h1);
     int own1 = VKSPD_TILE >> 1, own2 = VKSPD_TILE >> 2;
     ivec2 o1 = t * own1, o2 = t * own2;
@@ -750,14 +757,18 @@ void haloTile(int s, ivec2 t, uint lane) {
     // Passes 0-3: level 1's first half, level 2's first half, level 1's second half, level 2's
     // second half (where level 2 is empty: level 1 in two halves of rows, and nothing more);
     // pass 4 + j: level 3 + j, between the pool's two parts (at most 8x8: the halo is 0 there).
-    int m = n2.y == 0 ? min(n1.y, 19) : (n2.y + 1) / 2;
-    int passes = n2.y == 0 ? 2 : d + 2;
+    // With level 1 whole, passes 0 and 1 make levels 1 and 2 whole and passes 2-3 do not run:
+    // two dependent passes and their barriers fewer (docs/PERFORMANCE.md).
+    bool whole = n1.x * n1.y <= VKSPD_HALO_FIRST;
+    int m = n2.y == 0 ? (whole ? n1.y : min(n1.y, 19)) : (whole ? n2.y : (n2.y + 1) / 2);
+    int passes = (n2.y == 0 ? 2 : d + 2) - (whole ? (n2.y == 0 ? 1 : 2) : 0);
     ivec2 h = h2;
     // The region of the stage's source level its taps read: the tile's footprint.
     ivec2 foot = haloRegion(first - 1, t * VKSPD_TILE, VKSPD_TILE, haloOf(s));
-    int above = VKSPD_HALO_HALF;
+    int above = VKSPD_HALO_FIRST;
     ivec2 aboveN = n2;
-    [[dont_unroll]] for (int pass = 0; pass < passes; ++pass) {
+    [[dont_unroll]] for (int step = 0; step < passes; ++step) {
+        int pass = whole && step >= 2 ? step + 2 : step;
         bool one = n2.y == 0 || ((pass & 1) == 0 && pass < 4);  // a pass of the stage's level 1
         int level = first, own = own1, width = n1.x, r0 = 0, r1 = 0, at = 0, aboveRow = 0, s0 = 0, s1 = 0;
         ivec2 o = o1, from = foot, region = n1;
@@ -775,7 +786,7 @@ void haloTile(int s, ivec2 t, uint lane) {
             width = n2.x;
             r0 = pass == 1 ? 0 : m;
             r1 = pass == 1 ? m : n2.y;
-            at = VKSPD_HALO_HALF + r0 * n2.x;
+            at = VKSPD_HALO_FIRST + r0 * n2.x;
             from = n1;
             aboveRow = pass == 1 ? 0 : 2 * m;
         } else {
@@ -787,13 +798,13 @@ void haloTile(int s, ivec2 t, uint lane) {
             region = n;
             width = n.x;
             r1 = n.y;
-            at = above == 0 ? VKSPD_HALO_HALF : 0;
+            at = above == 0 ? VKSPD_HALO_FIRST : 0;
             from = aboveN;
             aboveN = n;
         }
         // Stored rows: each row once (level 1's halves overlap by row 2m).
         s0 = r0;
-        s1 = one && n2.y != 0 && pass == 0 ? 2 * m : r1;
+        s1 = one && n2.y != 0 && pass == 0 && !whole ? 2 * m : r1;
         int k = level - first + 1;
         haloRows(level, o, width, ownedIn(level, o, own, region), r0, r1, at, one, keptIn, pass >= 4 ? above : 0,
                  aboveRow, from, s0, s1, k == d && !last, keptOut, lane);
