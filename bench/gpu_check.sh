@@ -17,7 +17,9 @@
 # SAMPLE_SIZES the sizes the CLI verifies in full (default: what fits one 10-minute device call
 # with the rest, about 40-60 s per chain of 8192^2 and above; 16384x16384 and 20000x20000 do not
 # fit); TEST_FILTER the GPU suite's gtest filter (default: all but the stress
-# tests, which run after it without validation).
+# tests, which run after it without validation); LIBRARY the commit the binaries were built
+# from, for gpu.txt (default: the checkout's HEAD, which on a machine the checkout was copied to
+# may not be the build's).
 BIN=${1:?usage: sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]}
 OUT=${2:?usage: sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]}
 DEB=${3:-}
@@ -27,7 +29,7 @@ BENCH_ARGS=${BENCH_ARGS:---sizes 1920x1080,2048x2048,2560x1440,3840x2160,4095x40
 {
     date -u +"date: %Y-%m-%dT%H:%M:%SZ"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
-    git rev-parse HEAD 2>/dev/null | sed 's/^/checkout: /'
+    if [ -n "${LIBRARY:-}" ]; then echo "library: $LIBRARY"; else git rev-parse HEAD 2>/dev/null | sed 's/^/checkout: /'; fi
 } > "$OUT/gpu.txt"
 cat "$OUT/gpu.txt"
 
