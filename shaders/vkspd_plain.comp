@@ -156,6 +156,9 @@ void storeKept(uint texel, vec4 v);
     } while (false)
 
 layout(constant_id = VKSPD_SPEC_COPY_BASE) const bool kCopyBase = false;
+#if VKSPD_HALO
+layout(constant_id = VKSPD_SPEC_FINITE) const bool kFiniteValues = false;
+#endif
 
 // Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
 // sample at the shared corner of its 2x2 (VKSPD_FLAG_LINEAR_FETCH; the sampler clamps to the
@@ -612,12 +615,13 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
             [[unroll]] for (int a = 0; a < 3; ++a) {
                 if (wx[a] == 0.0) continue;
                 vec4 value = vec4(t[a]);
-                special |= nonFinite(value);
+                if (!kFiniteValues) special |= nonFinite(value);
                 row = rAccumulate(row, value, wx[a]);
             }
             acc = rAccumulate(acc, row, wy[b]);
         }
-        VEC v = toReal(finishReduce(acc, special));
+        // Normalized values need neither the non-finite channels nor the clamps (the same texel).
+        VEC v = kFiniteValues ? VEC(acc) : toReal(finishReduce(acc, special));
         sPool[at + i] = v;
         if (l.x < own.x && l.y < own.y && l.y >= s0 && l.y < s1) {
             storeLevelInRange(level, g, vec4(v));
@@ -652,7 +656,7 @@ vec4 haloTapRow(bool fromKept, int at, ivec3 cols, vec3 wx, inout uint special) 
     vec4 row = rIdentity();
     [[unroll]] for (int a = 0; a < 3; ++a) {
         if (wx[a] == 0.0) continue;
-        special |= nonFiniteBits(t[a]);
+        if (!kFiniteValues) special |= nonFiniteBits(t[a]);
         row = rAccumulate(row, t[a], wx[a]);
     }
     return row;
@@ -705,7 +709,7 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
         carry = row2;
         carried = special2;
         if (b >= bands || y >= r1) continue;
-        VEC v = toReal(finishReduce(acc, nonFiniteChannels(special)));
+        VEC v = kFiniteValues ? VEC(acc) : toReal(finishReduce(acc, nonFiniteChannels(special)));
         sPool[at + (y - r0) * width + c] = v;
         ivec2 g = o + ivec2(c, y);
         if (c < own.x && y < own.y && y >= s0 && y < s1) {

@@ -74,6 +74,10 @@ typedef uint32_t uint;
 // into the base level (VKSPD_FLAG_COPY_BASE is set as well); its pipelines are made per value, so
 // the kernel without a source carries no copy.
 #define VKSPD_SPEC_COPY_BASE 2
+// vkspd_plain.comp built with VKSPD_HALO: true where every value the dispatch reads is finite and
+// within [-1, 1] (normalized formats without a source), so the halo passes track no Inf or NaN
+// and clamp nothing; its pipelines are made per value.
+#define VKSPD_SPEC_FINITE 4
 // vkspd.comp built with VKSPD_DATA_RANGES = N > 1 (at run time, only for scratch data larger than
 // one storage-buffer range, maxStorageBufferRange): the data is N consecutive ranges of
 // 2^DATA_SHIFT texels each (the last one shorter), range 0 at VKSPD_BINDING_DATA and range k >= 1

@@ -364,7 +364,8 @@ void destroyContextObject(ContextT* c) {
             for (auto& byFlavour : byPrecision)
                 for (auto& byEncoding : byFlavour)
                     for (auto& byCopy : byEncoding)
-                        for (VkPipeline p : byCopy) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+                        for (auto& byKernel : byCopy)
+                            for (VkPipeline p : byKernel) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->rangedPipelines) c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
     for (auto& entry : c->customReductions)
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
@@ -555,7 +556,7 @@ Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, Cu
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
-                        bool copyBase, bool halo) {
+                        bool copyBase, bool halo, bool finiteValues) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
@@ -565,8 +566,10 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
     Specialization specialization;
+    const bool finite = halo && finiteValues;
     specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase);
-    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0][copyBase ? 1 : 0][halo ? 1 : 0],
+    if (halo) specialization.add(VKSPD_SPEC_FINITE, finite);
+    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0][copyBase ? 1 : 0][halo ? 1 : 0][finite ? 1 : 0],
                                   embeddedPlainSpirv(reduction, fp16, halo), half, out, &specialization.info);
 }
 

@@ -117,7 +117,7 @@ struct vkspd::ContextT {
     // The plain-chain kernel: [reduction][fp16][half denormals][sRGB stores][base-level copy]
     // (quad only; the encoding and the copy are specialization constants of its module,
     // VKSPD_SPEC_SRGB and VKSPD_SPEC_COPY_BASE).
-    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2][2] = {};  // [...][halo]
+    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2][2][2] = {};  // [...][halo][finite]
     // The general kernel with its data in dataRangeSlots ranges, compiled at run time on first use
     // (custom reductions' entries go with them).
     std::map<RangedKey, VkPipeline> rangedPipelines;
@@ -215,10 +215,11 @@ bool runtimeCompilerAvailable();
 // The plain-chain pipeline of a built-in reduction (quad), created on first use; `halfDenormals`
 // as for getComputePipeline; `srgb`: whether its stores encode to sRGB (formats whose encoding is
 // ChannelEncoding::Srgb8, written through their UNORM views); `copyBase`: the dispatch reads a
-// MipGenInfo::source and copies it into the base level.
+// MipGenInfo::source and copies it into the base level; `halo`: the halo-stage kernel, whose
+// `finiteValues` is VKSPD_SPEC_FINITE (false for the plain-chain kernel, which does not use it).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
-                        bool halo = false);
+                        bool halo = false, bool finiteValues = false);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

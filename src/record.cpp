@@ -616,6 +616,21 @@ struct SinglePassBindings {
     VkPipeline pipeline = VK_NULL_HANDLE;
 };
 
+// Whether every value the dispatch reads is finite and within [-1, 1]: a normalized format read
+// from its own base level (a MipGenInfo::source may hold any value of its own format).
+bool normalizedValues(const Request& req) {
+    switch (req.decision.format.encoding) {
+    case ChannelEncoding::Unorm8:
+    case ChannelEncoding::Snorm8:
+    case ChannelEncoding::Srgb8:
+    case ChannelEncoding::Unorm16:
+    case ChannelEncoding::Unorm10_2:
+        return !req.hasSource;
+    default:
+        return false;
+    }
+}
+
 // The views and the pipeline of a single-pass dispatch (everything that can fail).
 Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, const DebugMapInfo* map,
                          SinglePassBindings* b) {
@@ -646,7 +661,7 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
     if (req.plainKernel || req.haloKernel)
         return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
-                                req.hasSource, req.haloKernel);
+                                req.hasSource, req.haloKernel, normalizedValues(req));
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan), req.plan.dataRangeShift);
 }

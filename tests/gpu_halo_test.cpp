@@ -4,6 +4,7 @@
 #include "vulkan_harness.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 using namespace vkspd_test;
@@ -88,6 +89,47 @@ TEST_F(GpuTest, HaloStagesKeepHalvesOfEveryWidth) {
     expectHaloChain(h, VK_FORMAT_R8_UNORM, 260, 132, 1, true, vkspd::Reduction::Average);
     expectHaloChain(h, VK_FORMAT_R16G16_SFLOAT, 260, 132, 2, true, vkspd::Reduction::Max);
     expectHaloChain(h, VK_FORMAT_B10G11R11_UFLOAT_PACK32, 260, 132, 1, true, vkspd::Reduction::Average);
+}
+
+// Float formats keep the halo passes' non-finite tracking and clamps (normalized formats skip
+// them: VKSPD_SPEC_FINITE). A block of each format's largest value (at FP32 three-tap weights that
+// sum past 1 would round FLT_MAX up to Inf without the clamp), NaN, +Inf and -Inf: RGBA16F on the
+// FP16 path, RGBA32F on the FP32 path, against the reference.
+TEST_F(GpuTest, HaloStagesKeepFloatSpecials) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    const uint32_t w = 260, ht = 132;
+    for (bool half : {true, false}) {
+        if (half && !h->fp16) continue;
+        const VkFormat format = half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
+        const size_t bytes = half ? 2 : 4;
+        TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage);
+        std::vector<uint8_t> level0 = randomTexels(format, w, ht, 77);
+        auto set = [&](uint32_t x, uint32_t y, uint32_t c, uint32_t halfBits, uint32_t floatBits) {
+            const uint32_t bits = half ? halfBits : floatBits;
+            std::memcpy(level0.data() + ((size_t(y) * w + x) * 4 + c) * bytes, &bits, bytes);
+        };
+        for (uint32_t y = 0; y < 100; ++y)
+            for (uint32_t x = 130; x < 260; ++x)
+                for (uint32_t c = 0; c < 4; ++c) set(x, y, c, 0x7BFFu, 0x7F7FFFFFu);  // the largest finite
+        set(3, 5, 0, 0x7E00u, 0x7FC00000u);       // NaN
+        set(200, 120, 1, 0x7C00u, 0x7F800000u);   // +Inf
+        set(17, 100, 2, 0xFC00u, 0xFF800000u);    // -Inf
+        h->upload(img, level0.data());
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.precision = half ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+        vkspd::Tuning tuning;
+        tuning.kernel = vkspd::Kernel::HaloStages;
+        info.tuning = &tuning;
+        h->submit([&](VkCommandBuffer cmd) {
+            vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+            EXPECT_TRUE(g.ok()) << g.message;
+        });
+        const auto gpu = h->readLevels(img);
+        expectChainMatches(img, gpu, 0, img.levels, 0, 1, vkspd::toleranceFor(format, half),
+                           half ? "RGBA16F specials, halo FP16" : "RGBA32F specials, halo FP32");
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+    }
 }
 
 // A Hi-Z pyramid: the depth copied into level 0 by the prefix, every level the exact minimum.
