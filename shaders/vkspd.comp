@@ -264,7 +264,6 @@ void levelsOneTwoQuadSource() {
     uvec2 s0 = levelExtent(0), e1 = levelExtent(1), e2 = levelExtent(2);
     ivec2 m = mortonPosition(gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID);
     bool linear = (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u;
-    vec2 texelSize = 1.0 / vec2(s0);
     for (int first = 0; first < 4; first += VKSPD_FETCH_BATCH) {
         vec4 v[VKSPD_FETCH_BATCH];
         for (int b = 0; b < VKSPD_FETCH_BATCH; ++b) {
@@ -273,9 +272,7 @@ void levelsOneTwoQuadSource() {
             if (linear) {
                 // FidelityFX SPD's linear-sampler load: the shared corner of the four texels
                 // weighs each by exactly 1/4.
-                // (A product with the reciprocal is within an ulp of the corner; the sampler
-                // keeps subTexelPrecisionBits of it, so the weights stay exactly 1/2.)
-                v[b] = textureLod(sourceLevel, vec3((vec2(t) + 1.0) * texelSize, float(gLayer)), 0.0);
+                v[b] = linearCorner(t, s0);
             } else {
                 v[b] = reduce4f(sourceTexel(t), sourceTexel(t + ivec2(1, 0)), sourceTexel(t + ivec2(0, 1)),
                                 sourceTexel(t + ivec2(1, 1)));

@@ -33,6 +33,9 @@ typedef uint32_t uint;
 #define VKSPD_BINDING_DEBUG_MAP 4  // debug variants only: storage buffer of uint (debug.hpp)
 #define VKSPD_BINDING_DATA_RANGE1 5  // data ranges 1 .. VKSPD_MAX_DATA_RANGES - 1, one binding each
                                      // (variants built with VKSPD_DATA_RANGES only)
+#define VKSPD_BINDING_SOURCE_TEXELS 8  // combined image sampler (2D view of the base level's first
+                                       // layer, unnormalized coordinates): the linear-sampler
+                                       // fetch of a one-layer dispatch
 
 // Debug map: a finish counter and three reserved words, then per tile {order, SM id, warp id,
 // flags} (vkspd::DebugMapTile).

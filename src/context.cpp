@@ -20,6 +20,9 @@ uint32_t dataRangeSlots(const VkPhysicalDeviceLimits& limits) {
     return std::max(1u, std::min<uint32_t>(VKSPD_MAX_DATA_RANGES, perStage > 2 ? perStage - 2 : 1));
 }
 
+static_assert(VKSPD_BINDING_SOURCE_TEXELS >= VKSPD_BINDING_DATA_RANGE1 + VKSPD_MAX_DATA_RANGES - 1,
+              "the texel-coordinate source binding past the data ranges'");
+
 uint32_t singlePassBindings(VkDescriptorSetLayoutBinding* bindings, uint32_t dataRanges) {
     // Not immutable: each dispatch pushes the NEAREST or the LINEAR sampler (Fetch).
     bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
@@ -33,7 +36,11 @@ uint32_t singlePassBindings(VkDescriptorSetLayoutBinding* bindings, uint32_t dat
     for (uint32_t k = 1; k < dataRanges; ++k)
         bindings[3 + k] = {VKSPD_BINDING_DATA_RANGE1 + k - 1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                            VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    return 3 + dataRanges;
+    // Not immutable either: the LINEAR texel-coordinate sampler only where the dispatch fetches
+    // through it, else the NEAREST one (no filtering feature asked of the view's format).
+    bindings[3 + dataRanges] = {VKSPD_BINDING_SOURCE_TEXELS, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    return 4 + dataRanges;
 }
 
 Result fail(VkResult code, std::string message) {
@@ -162,6 +169,14 @@ Result createLayouts(ContextT* c) {
     si.magFilter = si.minFilter = VK_FILTER_LINEAR;
     r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->linearSampler);
     if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler (linear)");
+    // Texel coordinates: the corner of a 2x2 block is (2x + 1, 2y + 1) exactly, so the filter's
+    // weights are exactly 1/2 on any device (a normalized corner is rounded: docs/DESIGN.md).
+    si.unnormalizedCoordinates = VK_TRUE;
+    r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->linearTexelSampler);
+    if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler (linear, texel coordinates)");
+    si.magFilter = si.minFilter = VK_FILTER_NEAREST;
+    r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->texelSampler);
+    if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler (texel coordinates)");
 
     VkDescriptorSetLayoutBinding bindings[kSinglePassBindings] = {};
     // Ranges past the first only where the library can build the kernel that uses them.
@@ -381,6 +396,8 @@ void destroyContextObject(ContextT* c) {
         c->fn.vkDestroyDescriptorSetLayout(c->device(), c->levelSetLayout, c->allocator());
         c->fn.vkDestroySampler(c->device(), c->sampler, c->allocator());
         c->fn.vkDestroySampler(c->device(), c->linearSampler, c->allocator());
+        c->fn.vkDestroySampler(c->device(), c->linearTexelSampler, c->allocator());
+        c->fn.vkDestroySampler(c->device(), c->texelSampler, c->allocator());
     }
     delete c;
 }

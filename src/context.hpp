@@ -102,7 +102,11 @@ struct vkspd::ContextT {
     DenormSupport denormSupport;
 
     VkSampler sampler = VK_NULL_HANDLE;        // NEAREST: texelFetch, and the render-pass fallback
-    VkSampler linearSampler = VK_NULL_HANDLE;  // LINEAR: Fetch::LinearSampler
+    VkSampler linearSampler = VK_NULL_HANDLE;  // LINEAR: Fetch::LinearSampler on several layers
+    // Unnormalized coordinates, for VKSPD_BINDING_SOURCE_TEXELS: LINEAR for Fetch::LinearSampler
+    // on one layer, NEAREST elsewhere.
+    VkSampler linearTexelSampler = VK_NULL_HANDLE;
+    VkSampler texelSampler = VK_NULL_HANDLE;
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout pipelineLayout = VK_NULL_HANDLE;
     uint32_t dataRangeSlots = 1;  // elements of the data binding (dataRangeSlots(limits))
@@ -238,9 +242,10 @@ bool halfDenormalsMatter(const FormatInfo& format);
 // Context: FP16 variants on a device that preserves 16-bit denormals. Elsewhere both flavours are
 // the same module (one pipeline, one occupancy record).
 bool halfDenormalFlavourDiffers(Context context, bool fp16);
-// The bindings of the single pass's push-descriptor layout (source, levels, counters, data, then
-// data ranges 1 .. dataRanges - 1) into `bindings` (kSinglePassBindings at most); returns how many.
-constexpr uint32_t kSinglePassBindings = 3 + VKSPD_MAX_DATA_RANGES;
+// The bindings of the single pass's push-descriptor layout (source, levels, counters, data, data
+// ranges 1 .. dataRanges - 1, then the source in texel coordinates) into `bindings`
+// (kSinglePassBindings at most); returns how many.
+constexpr uint32_t kSinglePassBindings = 4 + VKSPD_MAX_DATA_RANGES;
 uint32_t singlePassBindings(VkDescriptorSetLayoutBinding* bindings, uint32_t dataRanges);
 // How many data ranges (elements of the data binding) a device's storage-buffer limits allow, up
 // to VKSPD_MAX_DATA_RANGES.

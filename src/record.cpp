@@ -74,9 +74,9 @@ Result linearFetchAllowed(Context c, const MipGenInfo& info, const Request* req)
                     "quad subgroup operations): only it reads plain 2x2 footprints; use Fetch::Load or Auto");
     const VkFormat sampled = req->hasSource ? info.source.format : info.format;
     const FormatInfo& sampledInfo = req->hasSource ? req->decision.sourceFormat : req->decision.format;
-    // Filter weights are only as fine as subTexelPrecisionBits (8 on common GPUs), and the corner
-    // coordinate (2g + 1) / size is rounded: measured on lavapipe, 1e-4 relative error at 1100 x
-    // 1000 RGBA32F, within tolerance for 8-bit and half-float formats.
+    // Filter weights are only as fine as subTexelPrecisionBits (8 on common GPUs) and the filter's
+    // arithmetic is the device's: measured on lavapipe, 1e-4 relative error at 1100 x 1000
+    // RGBA32F (normalized corners), within tolerance for 8-bit and half-float formats only.
     if (!sampledInfo.fp16Capable)
         return fail(VK_ERROR_FORMAT_NOT_SUPPORTED,
                     std::string("Fetch::LinearSampler: ") + sampledInfo.name +
@@ -89,6 +89,17 @@ Result linearFetchAllowed(Context c, const MipGenInfo& info, const Request* req)
                     std::string("Fetch::LinearSampler: ") + sampledInfo.name +
                         " is sRGB, and filtered sRGB decoding is not exact on every GPU (2 steps off on "
                         "NVIDIA GPUs); use Fetch::Load or Auto");
+    // One layer is sampled in texel coordinates, whose corners are exact; several through the
+    // array view's normalized coordinates, exact only where the extent is a power of two (a
+    // rounded corner moved the weights: 19 units in the last place off at 7680x4320 RGBA16F on an
+    // NVIDIA H200).
+    const auto powerOfTwo = [](uint32_t e) { return (e & (e - 1)) == 0; };
+    if (req->layerCount > 1 && !(powerOfTwo(req->plan.width) && powerOfTwo(req->plan.height)))
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "Fetch::LinearSampler on more than one layer needs a base whose sides are powers of two (" +
+                        std::to_string(req->plan.width) + "x" + std::to_string(req->plan.height) +
+                        "): only there is the normalized corner coordinate exact; use Fetch::Load or Auto, or one "
+                        "layer per call");
     VkFormatProperties fp;
     c->fn.vkGetPhysicalDeviceFormatProperties(c->info.physicalDevice, sampled, &fp);
     if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
@@ -611,6 +622,7 @@ uint32_t pushFlags(const Request& req) {
 // What a single-pass dispatch binds, made before anything is recorded.
 struct SinglePassBindings {
     VkImageView sourceView = VK_NULL_HANDLE;
+    VkImageView sourceTexelView = VK_NULL_HANDLE;  // the sampled level's first layer, 2D
     // Element k is level base + k (element 0: the base, written only as the copy of a source).
     std::array<VkImageView, VKSPD_MAX_LEVELS + 1> levelViews{};
     VkPipeline pipeline = VK_NULL_HANDLE;
@@ -635,16 +647,18 @@ bool normalizedValues(const Request& req) {
 Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, const DebugMapInfo* map,
                          SinglePassBindings* b) {
     Result r;
-    if (req.hasSource) {
-        r = getView(c, info.source.image, info.source.format, sourceAspect(req), VK_IMAGE_VIEW_TYPE_2D_ARRAY,
-                    VK_IMAGE_USAGE_SAMPLED_BIT, info.source.mipLevel, info.source.baseArrayLayer, req.layerCount,
-                    &b->sourceView);
-    } else {
-        r = getView(c, info.image, info.format, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_VIEW_TYPE_2D_ARRAY,
-                    VK_IMAGE_USAGE_SAMPLED_BIT, info.baseMipLevel, info.baseArrayLayer, req.layerCount,
-                    &b->sourceView);
+    for (VkImageViewType type : {VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_IMAGE_VIEW_TYPE_2D}) {
+        const bool array = type == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+        VkImageView* view = array ? &b->sourceView : &b->sourceTexelView;
+        if (req.hasSource) {
+            r = getView(c, info.source.image, info.source.format, sourceAspect(req), type, VK_IMAGE_USAGE_SAMPLED_BIT,
+                        info.source.mipLevel, info.source.baseArrayLayer, array ? req.layerCount : 1, view);
+        } else {
+            r = getView(c, info.image, info.format, VK_IMAGE_ASPECT_COLOR_BIT, type, VK_IMAGE_USAGE_SAMPLED_BIT,
+                        info.baseMipLevel, info.baseArrayLayer, array ? req.layerCount : 1, view);
+        }
+        if (!r.ok()) return r;
     }
-    if (!r.ok()) return r;
     for (uint32_t k = req.hasSource ? 0 : 1; k <= req.plan.levels; ++k) {
         r = getView(c, info.image, req.decision.format.storageFormat, VK_IMAGE_ASPECT_COLOR_BIT,
                     VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_IMAGE_USAGE_STORAGE_BIT, info.baseMipLevel + k,
@@ -696,9 +710,15 @@ void pushSinglePassDescriptors(Context c, VkCommandBuffer cmd, VkPipelineLayout 
                                const SinglePassBindings& b, const ScratchRange& scratch, const DebugMapInfo* map,
                                VkDeviceSize mapBytes) {
     const Plan& plan = req.plan;
-    // The sampler is not immutable: LINEAR only for Fetch::LinearSampler (texelFetch ignores it).
-    VkDescriptorImageInfo source{req.linearFetch ? c->linearSampler : c->sampler, b.sourceView,
-                                 req.hasSource ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL};
+    // The samplers are not immutable: LINEAR only for Fetch::LinearSampler (texelFetch ignores it),
+    // through texel coordinates on one layer, else through the array's normalized coordinates
+    // (power-of-two extents only: linearFetchAllowed).
+    const VkImageLayout sourceLayout = req.hasSource ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL;
+    const bool texelFetch = req.linearFetch && req.layerCount == 1;
+    VkDescriptorImageInfo source{req.linearFetch && !texelFetch ? c->linearSampler : c->sampler, b.sourceView,
+                                 sourceLayout};
+    VkDescriptorImageInfo sourceTexels{texelFetch ? c->linearTexelSampler : c->texelSampler, b.sourceTexelView,
+                                       sourceLayout};
     VkDescriptorImageInfo levels[VKSPD_MAX_LEVELS + 1];
     for (uint32_t k = 0; k <= VKSPD_MAX_LEVELS; ++k) {
         // Elements the shader never writes repeat level base + 1 (or the base): every element of a
@@ -718,7 +738,7 @@ void pushSinglePassDescriptors(Context c, VkCommandBuffer cmd, VkPipelineLayout 
         data[k] = {scratch.data, scratch.dataOffset + first, std::min(rangeBytes, plan.dataBytes - first)};
     }
     VkDescriptorBufferInfo mapInfo{map ? map->buffer : VK_NULL_HANDLE, map ? map->offset : 0, mapBytes};
-    VkWriteDescriptorSet writes[5 + VKSPD_MAX_DATA_RANGES - 1] = {};
+    VkWriteDescriptorSet writes[6 + VKSPD_MAX_DATA_RANGES - 1] = {};
     for (auto& w : writes) w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
     writes[0].dstBinding = VKSPD_BINDING_SOURCE;
     writes[0].descriptorCount = 1;
@@ -736,7 +756,11 @@ void pushSinglePassDescriptors(Context c, VkCommandBuffer cmd, VkPipelineLayout 
     writes[3].descriptorCount = 1;
     writes[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     writes[3].pBufferInfo = &data[0];
-    uint32_t count = 4;
+    writes[4].dstBinding = VKSPD_BINDING_SOURCE_TEXELS;
+    writes[4].descriptorCount = 1;
+    writes[4].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    writes[4].pImageInfo = &sourceTexels;
+    uint32_t count = 5;
     if (map) {
         writes[count].dstBinding = VKSPD_BINDING_DEBUG_MAP;
         writes[count].descriptorCount = 1;

@@ -137,4 +137,49 @@ TEST_F(GpuTest, LinearSamplerFetchWhereNotAllowedIsAnError) {
     ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
     EXPECT_FALSE(d.linearFetch);
     h->destroyImage(img);
+    // Several layers are sampled through normalized coordinates, exact only at power-of-two sides.
+    TestImage layers = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 96, 64, 7, kChainUsage, 2);
+    bad = chainInfo(layers);
+    bad.fetch = vkspd::Fetch::LinearSampler;
+    expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs a base whose sides are powers of two (96x64)");
+    bad.fetch = vkspd::Fetch::Auto;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    EXPECT_FALSE(d.linearFetch);
+    bad.fetch = vkspd::Fetch::LinearSampler;
+    bad.layerCount = 1;  // one layer: texel coordinates, any size
+    EXPECT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    EXPECT_EQ(d.linearFetch, d.quad);
+    h->destroyImage(layers);
+}
+
+// The corner of a 2x2 block must be exact for the filter's weights to be 1/2: at 7680 texels a
+// normalized corner, rounded, moved them by a step of the sampler's sub-texel precision (lavapipe:
+// level 1 of RGBA16F 4 units in the last place off; an NVIDIA H200: 19). Level 1 through the
+// sampler is then as exact as through loads: within one unit of the reference, on each kernel
+// that fetches it (the halo-stage kernel's prefix, the general kernel).
+TEST_F(GpuTest, LinearSamplerFetchIsExactAtWideSizes) {
+    if (!h->quad) GTEST_SKIP() << "Fetch::LinearSampler needs the quad path";
+    const VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT;
+    struct Case {
+        uint32_t w, h;
+        vkspd::Kernel kernel;
+    };
+    for (const Case& s : {Case{7680, 8, vkspd::Kernel::HaloStages}, Case{8, 7680, vkspd::Kernel::General}}) {
+        TestImage img = h->createImage(format, s.w, s.h, vkspd::fullMipCount(s.w, s.h), kChainUsage);
+        h->upload(img, randomTexels(format, s.w, s.h, s.w + s.h).data());
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.fetch = vkspd::Fetch::LinearSampler;
+        vkspd::Tuning tuning;
+        tuning.kernel = s.kernel;
+        info.tuning = &tuning;
+        h->submit([&](VkCommandBuffer cmd) {
+            vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+            EXPECT_TRUE(g.ok()) << g.message;
+        });
+        const std::string what = std::to_string(s.w) + "x" + std::to_string(s.h) +
+                                 (s.kernel == vkspd::Kernel::General ? " general" : " halo");
+        expectChainMatches(img, h->readLevels(img), 0, 2, 0, 1, 1.0, what + " level 1");
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+    }
 }

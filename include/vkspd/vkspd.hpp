@@ -61,19 +61,22 @@ enum class SubgroupPath {
 };
 
 /// How the single pass reads the base level where a level-1 texel is a plain 2x2 average. Load is
-/// exact everywhere; LinearSampler leans on the sampler's filtering precision, which Vulkan leaves
-/// to the device (on the devices tested it stays within docs/FILTER.md's tolerance; a device that
-/// filters 8-bit formats coarsely may not: docs/RELIABILITY.md).
+/// exact everywhere; LinearSampler samples at exact corners (weights exactly 1/2 per axis) but
+/// leans on the filter's arithmetic, which Vulkan leaves to the device (on the devices tested it
+/// stays within docs/FILTER.md's tolerance; a device that filters 8-bit formats coarsely may not:
+/// docs/RELIABILITY.md).
 enum class Fetch {
     Auto,           ///< LinearSampler on NVIDIA GPUs where its rules below allow it (faster there:
                     ///< docs/PERFORMANCE.md), Load everywhere else (never an error).
     Load,           ///< Four texel loads per level-1 texel, reduced in the shader.
     /// One bilinear sample at the shared corner of the four texels (FidelityFX SPD's
     /// linear-sampler load), on the quad path's tiles whose base and level 1 are even (odd levels
-    /// keep the exact loads). Rules: Reduction::Average, the quad path, and a sampled format that
-    /// the FP16 path holds (FormatInfo::fp16Capable), is not sRGB and has
-    /// SAMPLED_IMAGE_FILTER_LINEAR; elsewhere generateMips returns an error naming the rule
-    /// (VK_ERROR_FEATURE_NOT_PRESENT, or VK_ERROR_FORMAT_NOT_SUPPORTED for the format).
+    /// keep the exact loads): in texel coordinates on one layer, whose corners are exact at every
+    /// size; in normalized coordinates on several, exact only where both sides of the base are
+    /// powers of two. Rules: Reduction::Average, the quad path, a sampled format that the FP16
+    /// path holds (FormatInfo::fp16Capable), is not sRGB and has SAMPLED_IMAGE_FILTER_LINEAR, and
+    /// one layer or a base of power-of-two sides; elsewhere generateMips returns an error naming
+    /// the rule (VK_ERROR_FEATURE_NOT_PRESENT, or VK_ERROR_FORMAT_NOT_SUPPORTED for the format).
     LinearSampler,
 };
 
