@@ -467,14 +467,14 @@ void main() {
 #else
 // --- Halo stages (VKSPD_HALO) -------------------------------------------------------------------
 // Stage 0 is a plain prefix: stageZeroStrip makes levels 1 .. P (gPrefixLevels, every one a plain
-// 2x2 reduction) and keeps level P (STORE_LEVEL). Each later stage s reads 64x64 tiles of the
-// level the stage before kept, plus a right and bottom halo of hx, hy texels (HaloStagePush),
-// and makes its levels 1 .. d wholly in shared memory: each level a little wider than the tile's
-// own texels (h(k) = 2 h(k+1) + odd(extent k): exactly what the levels below need), only the own
-// texels stored. Every texel is made by one group from complete inputs, as the CPU reference
-// makes it (docs/FILTER.md): nothing depends on the tiling, and Min, Max and MinMax need nothing
-// of their own. Each tile of stage s has one footprint counter: the texels of its source region
-// (its own 64x64 and its halo); every producer (a stage-0 strip, a tile of stage s - 1) arrives
+// 2x2 reduction) and keeps level P (STORE_LEVEL). Each later stage s reads tiles of the level the
+// stage before kept (haloSide: 64 or VKSPD_HALO_TILE texels a side), plus a right and bottom halo
+// of hx, hy texels (HaloStagePush), and makes its levels 1 .. d wholly in shared memory: each
+// level a little wider than the tile's own texels (h(k) = 2 h(k+1) + odd(extent k): exactly what
+// the levels below need), only the own texels stored. Every texel is made by one group from
+// complete inputs, as the CPU reference makes it (docs/FILTER.md): nothing depends on the tiling,
+// and Min, Max and MinMax need nothing of their own. Each tile of stage s has one footprint counter: the texels of its source region
+// (its own texels and its halo); every producer (a stage-0 strip, a tile of stage s - 1) arrives
 // at up to four with the texels it made there, and the arrival that completes a footprint elects
 // its group to run the tile. No group ever waits for another.
 
@@ -522,23 +522,27 @@ int gPendingCount = 0;
 int haloFirst(int s) { return int(pc.stage[s].shape & 31u); }
 int haloLevels(int s) { return int((pc.stage[s].shape >> 8u) & 7u); }
 ivec2 haloOf(int s) { return ivec2(uvec2(pc.stage[s].shape >> 16u, pc.stage[s].shape >> 24u) & 15u); }
-// The 64x64 tiles of a level of `extent`.
-ivec2 tilesOf(uvec2 extent) { return ivec2((extent + uvec2(VKSPD_TILE - 1)) / uvec2(VKSPD_TILE)); }
+// The side of stage s's tiles (s >= 1) is 64 >> bits 11-12: 2^haloShift(s) texels (shifts, not
+// divisions by a value the compiler cannot see).
+int haloShift(int s) { return VKSPD_TILE_LEVELS - int((pc.stage[s].shape >> 11u) & 3u); }
+int haloSide(int s) { return 1 << haloShift(s); }
+// The tiles of 2^shift texels of a level of `extent`.
+ivec2 tilesOf(uvec2 extent, int shift) { return ivec2((extent + uvec2((1 << shift) - 1)) >> uint(shift)); }
 // The tiles of halo stage s (s >= 1) per axis: those of its source level, one fewer on an axis
 // whose last tile also owns the remainder past them (HaloStagePush::shape).
 ivec2 haloTilesOf(int s) {
     uint shape = pc.stage[s].shape;
-    return tilesOf(levelExtent(haloFirst(s) - 1)) - ivec2(int((shape >> 5u) & 1u), int((shape >> 6u) & 1u));
+    return tilesOf(levelExtent(haloFirst(s) - 1), haloShift(s)) - ivec2(int((shape >> 5u) & 1u), int((shape >> 6u) & 1u));
 }
 
 // The tile of stage s whose own texels hold texel `g` of its source level.
-ivec2 haloTileAt(int s, ivec2 g) { return min(g / VKSPD_TILE, haloTilesOf(s) - 1); }
+ivec2 haloTileAt(int s, ivec2 g) { return min(g >> haloShift(s), haloTilesOf(s) - 1); }
 
 // Lanes 0..3: a producer made texels [lo, hi) of the source level of stage s (a block inside the
 // own texels of one tile T0 of that stage); lane w counts those that lie in the footprint of tile
 // T0 - (w & 1, w >> 1) (T0 itself, then the left, upper and upper-left neighbours, whose halo
 // reaches into T0) and sets sElectedTile[w] when its arrival completes it. A tile's footprint is
-// its source texels from 64 t on: 64 and its halo per axis, to the level's end for the last
+// its source texels from side t on: side and its halo per axis, to the level's end for the last
 // tile. Call after a barrier that orders the made texels (releaseBarrier); arriveFootprints then
 // reads the flags.
 void arriveAt(int s, ivec2 lo, ivec2 hi, uint lane) {
@@ -547,7 +551,8 @@ void arriveAt(int s, ivec2 lo, ivec2 hi, uint lane) {
     if (any(greaterThanEqual(lo, hi))) return;
     ivec2 t = haloTileAt(s, lo) - ivec2(int(lane & 1u), int(lane >> 1u));
     if (any(lessThan(t, ivec2(0)))) return;
-    ivec2 origin = t * VKSPD_TILE, end = min(origin + VKSPD_TILE + haloOf(s), ivec2(levelExtent(haloFirst(s) - 1)));
+    int side = haloSide(s);
+    ivec2 origin = t * side, end = min(origin + side + haloOf(s), ivec2(levelExtent(haloFirst(s) - 1)));
     ivec2 n = min(hi, end) - max(lo, origin);
     if (any(lessThanEqual(n, ivec2(0)))) return;
     uvec2 footprint = uvec2(end - origin);
@@ -718,8 +723,8 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
 
 #endif  // VKSPD_FP16
 
-// The region of a halo tile at a level: own texels from `o` (VKSPD_TILE >> k per axis at the
-// stage's k-th level) and the halo after them, clipped to the level.
+// The region of a halo tile at a level: own texels from `o` (side >> k per axis at the stage's
+// k-th level) and the halo after them, clipped to the level.
 ivec2 haloRegion(int level, ivec2 o, int own, ivec2 h) {
     return max(min(ivec2(own) + h, ivec2(levelExtent(level)) - o), ivec2(0));
 }
@@ -732,8 +737,8 @@ ivec2 ownedIn(int level, ivec2 o, int own, ivec2 n) {
 }
 
 // The halo one level down: h(k + 1) = (h(k) - odd(extent k)) / 2, exact where the planner built
-// the halo forwards from 0 at the stage's last level; 0 on an axis whose source is at most 64
-// texels, one tile that holds the whole level (the planner gives it no halo). `level` is the
+// the halo forwards from 0 at the stage's last level; 0 on an axis whose source is at most one
+// tile, which holds the whole level (the planner gives it no halo). `level` is the
 // level of h.
 ivec2 haloBelow(int level, ivec2 h) {
     uvec2 e = levelExtent(level);
@@ -747,12 +752,13 @@ void haloTile(int s, ivec2 t, uint lane) {
     int first = haloFirst(s), d = haloLevels(s);
     bool last = s + 1 >= int(pc.stages);
     uint keptIn = pc.stage[s - 1].kept, keptOut = pc.stage[s].kept;
-    // Level 1 of the stage (up to 35x35) at the start of the pool, whole where it fits the pool's
-    // first part, else in two halves of at most 19 rows; level 2 (up to 17x17) after it, made
-    // from level 1 whole, or in halves: its first half from the first half of level 1 (its rows
-    // r read rows 2r .. 2r + 2) before the second half of level 1 takes its place.
+    // Level 1 of the stage (up to 35x35; 19x19 for 32-texel tiles) at the start of the pool,
+    // whole where it fits the pool's first part, else in two halves of at most 19 rows; level 2
+    // (up to 17x17) after it, made from level 1 whole, or in halves: its first half from the
+    // first half of level 1 (its rows r read rows 2r .. 2r + 2) before the second half of level 1
+    // takes its place.
     ivec2 h1 = haloBelow(first - 1, haloOf(s)), h2 = haloBelow(first, h1);
-    int own1 = VKSPD_TILE >> 1, own2 = VKSPD_TILE >> 2;
+    int side = haloSide(s), own1 = side >> 1, own2 = side >> 2;
     ivec2 o1 = t * own1, o2 = t * own2;
     ivec2 n1 = haloRegion(first, o1, own1, h1), n2 = d > 1 ? haloRegion(first + 1, o2, own2, h2) : ivec2(0);
     // Passes 0-3: level 1's first half, level 2's first half, level 1's second half, level 2's
@@ -765,7 +771,7 @@ void haloTile(int s, ivec2 t, uint lane) {
     int passes = (n2.y == 0 ? 2 : d + 2) - (whole ? (n2.y == 0 ? 1 : 2) : 0);
     ivec2 h = h2;
     // The region of the stage's source level its taps read: the tile's footprint.
-    ivec2 foot = haloRegion(first - 1, t * VKSPD_TILE, VKSPD_TILE, haloOf(s));
+    ivec2 foot = haloRegion(first - 1, t * side, side, haloOf(s));
     int above = VKSPD_HALO_FIRST;
     ivec2 aboveN = n2;
     [[dont_unroll]] for (int step = 0; step < passes; ++step) {
@@ -792,7 +798,7 @@ void haloTile(int s, ivec2 t, uint lane) {
             aboveRow = pass == 1 ? 0 : 2 * m;
         } else {
             level = first + pass - 2;
-            own = VKSPD_TILE >> (pass - 1);
+            own = side >> (pass - 1);
             h = haloBelow(level - 1, h);
             o = t * own;
             ivec2 n = haloRegion(level, o, own, h);
@@ -814,7 +820,7 @@ void haloTile(int s, ivec2 t, uint lane) {
     }
     if (last || (n2.y == 0 && d > 1)) return;
     releaseBarrier();
-    int own = VKSPD_TILE >> d;
+    int own = side >> d;
     ivec2 lo = t * own;
     arriveFootprints(s + 1, lo, min(lo + own, ivec2(levelExtent(first + d - 1))), lane);
 }
@@ -830,7 +836,7 @@ void main() {
     // (the planner keeps strips within 2^P tiles).
     int per;
     ivec2 first = stripOf(per);
-    int count = min(per, tilesOf(levelExtent(0)).x - first.x);
+    int count = min(per, tilesOf(levelExtent(0), VKSPD_TILE_LEVELS).x - first.x);
     if (count <= 0) return;
     stageZeroStrip(first, count, gPrefixLevels, lane, mortonPosition(lane), false);
     releaseBarrier();

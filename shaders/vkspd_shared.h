@@ -131,17 +131,24 @@ struct PushConstants {
 
 // vkspd_plain.comp built with VKSPD_HALO=1, the halo-stage kernel (docs/DESIGN.md, "Halo
 // stages"): stage 0 is a plain prefix (levels 1..P of the base, every one a 2x2 reduction), each
-// later stage s reads 64x64 tiles of the level the stage before kept, plus a right and bottom
-// halo of at most VKSPD_HALO_MAX texels per axis, and makes its levels alone in shared memory.
+// later stage s reads tiles of the level the stage before kept (VKSPD_HALO_TILE or 64 texels a
+// side), plus a right and bottom halo of at most VKSPD_HALO_MAX texels per axis, and makes its
+// levels alone in shared memory.
 #define VKSPD_HALO_MAX_STAGES 5
 #define VKSPD_HALO_MAX 7
+// The side of a later stage's tiles where its source spans more than one 64-texel tile on both
+// axes (a last stage whose source is one 64x64 tile keeps 64): a quarter of the texels of a 64x64
+// tile, so four times the groups share the stage (a power of two, 64 >> 0..3: bits 11-12 of
+// HaloStagePush::shape).
+#define VKSPD_HALO_TILE 32
 
 // One stage of the halo-stage kernel. `shape`: bits 0-4 the first level it writes (relative to
 // the base), bit 5 (6) set where its last tile along x (y) also owns the remainder of its source
-// past the other tiles (at most its halo: one tile fewer than the source's 64x64 tiles on that
-// axis), bits 8-10 how many levels it writes (1..6), bits 16-19 and 24-27 the halo of its source
-// along x and y, in texels of the source (0 for stage 0 and for an axis of at most 64 texels).
-// Tile counts are not carried: they follow from the source level's extent and bits 5-6.
+// past the other tiles (at most its halo: one tile fewer than the source's tiles on that axis),
+// bits 8-10 how many levels it writes (1..6), bits 11-12 k where its tiles are 64 >> k texels a
+// side, bits 16-19 and 24-27 the halo of its source along x and y, in texels of the source (0 for
+// stage 0 and for an axis of at most one tile). Tile counts are not carried: they follow from the
+// source level's extent, the side and bits 5-6.
 struct HaloStagePush {
     uint shape;
     uint counters;  // uint offset: one footprint counter per tile (row-major; stages s >= 1)

@@ -10,6 +10,10 @@ namespace vkspd {
 static_assert(sizeof(shader::PushConstants) <= 128, "push constants beyond Vulkan's guaranteed 128 bytes");
 // Both kernels run with one pipeline layout, whose range is sizeof(PushConstants).
 static_assert(sizeof(shader::HaloPushConstants) <= sizeof(shader::PushConstants), "halo push constants past the layout's range");
+// HaloStagePush::shape's bits 11-12 give a stage's tile side as 64 >> k.
+static_assert(VKSPD_HALO_TILE >= (VKSPD_TILE >> 3) && VKSPD_HALO_TILE <= VKSPD_TILE &&
+                  (VKSPD_HALO_TILE & (VKSPD_HALO_TILE - 1)) == 0,
+              "a halo stage's tile side is 64 >> 0..3");
 
 namespace {
 
@@ -39,17 +43,24 @@ uint32_t stageHalo(uint32_t extent, uint32_t source, uint32_t levels) {
     return h;
 }
 
-// Tiles of a halo stage along an axis of its source of `extent` texels, whose tiles read `halo`
-// texels past their edge: 64-texel tiles, the last one also owning a remainder of at most `halo`
+// Tiles of a halo stage along an axis of its source of `extent` texels, whose tiles of `side`
+// texels read `halo` texels past their edge: the last one also owns a remainder of at most `halo`
 // texels, which it reads anyway. (A tile of only such texels completes with the one before it,
 // whose halo covers it, so one group would run the two one after the other.)
-uint32_t haloTilesFor(uint32_t extent, uint32_t halo) {
-    const uint32_t n = tilesFor(extent), rest = extent % VKSPD_TILE;
+uint32_t haloTilesFor(uint32_t extent, uint32_t halo, uint32_t side) {
+    const uint32_t n = (extent + side - 1) / side, rest = extent % side;
     return n > 1 && rest != 0 && rest <= halo ? n - 1 : n;
 }
 
-// The halo-stage kernel's stages (HaloPlan) for a plan whose other fields are set.
-HaloPlan planHaloStages(const Plan& p) {
+uint32_t log2Of(uint32_t side) {
+    uint32_t k = 0;
+    while ((2u << k) <= side) ++k;
+    return k;
+}
+
+// The halo-stage kernel's stages (HaloPlan) for a plan whose other fields are set, the later
+// stages in tiles of `side` texels but for a last stage of one 64x64 tile.
+HaloPlan planHaloStages(const Plan& p, uint32_t side) {
     HaloPlan hp;
     if (p.plain) {
         hp.refusal = "the chain is plain (every level a 2x2 reduction): the plain-chain kernel runs it";
@@ -90,17 +101,21 @@ HaloPlan planHaloStages(const Plan& p) {
             st.levels = rest;
             break;
         }
+        // The smaller side only where the source spans more than one 64-texel tile on both axes:
+        // on an axis one tile holds, smaller tiles would add a halo there (1280x720's 80x45 level
+        // 4 measured 5 us slower with them on an H200).
+        st.tile = w > VKSPD_TILE && h > VKSPD_TILE ? side : VKSPD_TILE;
         // The deepest stage whose halo stays within VKSPD_HALO_MAX per axis (at least one level:
-        // its halo is at most 1).
+        // its halo is at most 1) and whose last level still has a texel per tile.
         st.levels = 1;
-        while (st.levels < std::min<uint32_t>(rest, VKSPD_TILE_LEVELS) &&
+        while (st.levels < std::min<uint32_t>(rest, log2Of(st.tile)) &&
                stageHalo(p.width, level, st.levels + 1) <= VKSPD_HALO_MAX &&
                stageHalo(p.height, level, st.levels + 1) <= VKSPD_HALO_MAX)
             ++st.levels;
-        st.haloX = w > VKSPD_TILE ? stageHalo(p.width, level, st.levels) : 0;
-        st.haloY = h > VKSPD_TILE ? stageHalo(p.height, level, st.levels) : 0;
-        st.tilesX = haloTilesFor(w, st.haloX);
-        st.tilesY = haloTilesFor(h, st.haloY);
+        st.haloX = w > st.tile ? stageHalo(p.width, level, st.levels) : 0;
+        st.haloY = h > st.tile ? stageHalo(p.height, level, st.levels) : 0;
+        st.tilesX = haloTilesFor(w, st.haloX, st.tile);
+        st.tilesY = haloTilesFor(h, st.haloY, st.tile);
         counters += uint64_t(st.tilesX) * st.tilesY;
         level += st.levels;
         if (level == p.levels) break;
@@ -108,6 +123,12 @@ HaloPlan planHaloStages(const Plan& p) {
     hp.stageCount = s + 1;
     hp.countersPerLayer = uint32_t(counters);
     hp.dataPerLayer = uint32_t(data);
+    // The shader indexes counters and data floats of all layers with 32-bit integers.
+    if (uint64_t(hp.countersPerLayer) * p.layers > UINT32_MAX / 2 ||
+        uint64_t(hp.dataPerLayer) * p.channels * p.layers > UINT32_MAX / 2) {
+        hp = HaloPlan{};
+        hp.refusal = "its scratch exceeds 32-bit indexing";
+    }
     return hp;
 }
 
@@ -188,12 +209,7 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
     if (p.plain && p.stageCount > 1) p.warmTexel = uint32_t(data++);
     p.quadLevels12 = p.stages[0].levels >= 2 && width % 2 == 0 && height % 2 == 0 &&
                      mipExtent(width, 1) % 2 == 0 && mipExtent(height, 1) % 2 == 0;
-    p.halo = planHaloStages(p);
-    if (p.halo.stageCount && (uint64_t(p.halo.countersPerLayer) * layers > UINT32_MAX / 2 ||
-                              uint64_t(p.halo.dataPerLayer) * channels * layers > UINT32_MAX / 2)) {
-        p.halo = HaloPlan{};
-        p.halo.refusal = "its scratch exceeds 32-bit indexing";
-    }
+    p.halo = planHaloStages(p, VKSPD_TILE);
     // The shader indexes counters and data floats of all layers with 32-bit integers.
     if (counters * layers > UINT32_MAX / 2 || data * channels * layers > UINT32_MAX / 2) {
         if (error) *error = "the scratch of " + std::to_string(layers) + " layers of " +
@@ -324,14 +340,19 @@ void useGeneralLayout(Plan* plan) {
 }
 
 void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes) {
+    // The smaller tiles where they add no stage (a halo that grows past VKSPD_HALO_MAX in fewer
+    // levels can), else the 64-texel tiles makePlan checked.
+    const HaloPlan small = planHaloStages(*plan, VKSPD_HALO_TILE);
+    if (small.stageCount && small.stageCount <= plan->halo.stageCount) plan->halo = small;
     plan->haloStages = true;
     plan->warmTexel = 0;
     setLayout(plan, plan->halo.countersPerLayer, plan->halo.dataPerLayer);
-    // A strip of stage-0 tiles makes texels of level P for one tile of stage 1: at most 2^P tiles.
+    // A strip of stage-0 tiles makes texels of level P for one tile of stage 1: at most 2^P
+    // tiles for a 64-texel tile of stage 1, 2^(P - 1) for a 32-texel one.
     const uint32_t prefix = plan->halo.stages[0].levels;
     uint32_t per = tilesPerGroupFor(*plan, requested, texelBytes);
     if (!requested) per = std::min(per, kHaloTilesPerGroup);
-    plan->tilesPerGroup = std::min<uint32_t>(per, 1u << prefix);
+    plan->tilesPerGroup = std::min<uint32_t>(per, (1u << prefix) * plan->halo.stages[1].tile / VKSPD_TILE);
     setTail(plan, 0, 1);
 }
 
@@ -349,12 +370,14 @@ shader::HaloPushConstants haloPushConstantsFor(const Plan& plan) {
     pc.tail = (plan.tailRow << 8) | plan.tailTilesPerGroup;
     for (uint32_t s = 0; s < plan.halo.stageCount; ++s) {
         const HaloStagePlan& st = plan.halo.stages[s];
-        // Bits 5 and 6: the stage's last tile along x / y also owns a remainder (haloTilesFor).
+        // Bits 5 and 6: the stage's last tile along x / y also owns a remainder (haloTilesFor);
+        // bits 11-12: its tiles are 64 >> k texels a side.
         const uint32_t w = mipExtent(plan.width, st.firstLevel - 1), h = mipExtent(plan.height, st.firstLevel - 1);
-        const uint32_t absorbX = s > 0 && st.tilesX < tilesFor(w) ? 1u : 0u;
-        const uint32_t absorbY = s > 0 && st.tilesY < tilesFor(h) ? 1u : 0u;
-        pc.stage[s].shape = st.firstLevel | (absorbX << 5) | (absorbY << 6) | (st.levels << 8) | (st.haloX << 16) |
-                            (st.haloY << 24);
+        const uint32_t absorbX = s > 0 && st.tilesX < (w + st.tile - 1) / st.tile ? 1u : 0u;
+        const uint32_t absorbY = s > 0 && st.tilesY < (h + st.tile - 1) / st.tile ? 1u : 0u;
+        const uint32_t sideShift = s > 0 ? log2Of(VKSPD_TILE) - log2Of(st.tile) : 0u;
+        pc.stage[s].shape = st.firstLevel | (absorbX << 5) | (absorbY << 6) | (st.levels << 8) | (sideShift << 11) |
+                            (st.haloX << 16) | (st.haloY << 24);
         pc.stage[s].counters = st.counters;
         pc.stage[s].kept = st.kept;
     }

@@ -34,14 +34,18 @@ struct StagePlan {
 
 // One stage of the halo-stage kernel (vkspd_plain.comp built with VKSPD_HALO; docs/DESIGN.md,
 // "Halo stages"). Stage 0 is the plain prefix: levels 1..P of the base, 64x64 tiles of the base
-// in strips. A later stage reads 64x64 tiles of the level the stage before kept, each with a
-// halo of haloX x haloY texels past its right and bottom edges, and makes `levels` levels.
+// in strips. A later stage reads tiles of `tile` x `tile` texels of the level the stage before
+// kept, each with a halo of haloX x haloY texels past its right and bottom edges, and makes
+// `levels` levels.
 struct HaloStagePlan {
     uint32_t firstLevel = 0;          // first level it writes, relative to the base
-    uint32_t levels = 0;              // levels it writes (1..6)
+    uint32_t levels = 0;              // levels it writes (1..6; at most log2(tile))
+    uint32_t tile = VKSPD_TILE;       // side of its tiles: 64 (makePlan), or VKSPD_HALO_TILE for a
+                                      // later stage whose source spans more than one 64-texel
+                                      // tile on both axes (useHaloStages)
     uint32_t haloX = 0, haloY = 0;    // texels of its source past a tile's edge that it reads
-    uint32_t tilesX = 0, tilesY = 0;  // 64x64 tiles of its source (stages >= 1: the last per axis
-                                      // also owns a remainder of at most its halo)
+    uint32_t tilesX = 0, tilesY = 0;  // tiles of its source (stages >= 1: the last per axis also
+                                      // owns a remainder of at most its halo)
     uint32_t counters = 0;            // uint offset: one footprint counter per tile (stages >= 1)
     uint32_t kept = 0;                // texel offset of its last level, for the next stage
 };
@@ -162,8 +166,12 @@ void useGeneralLayout(Plan* plan);
 
 // Switches `plan` to the halo-stage kernel (plan->halo.stageCount > 0): its counters and data,
 // and `requested` tiles per group (0: the plain kernel's rule, at most kHaloTilesPerGroup) capped
-// so that a strip of stage-0 tiles stays inside one tile of stage 1 (2^P tiles), with no tail.
+// so that a strip of stage-0 tiles stays inside one tile of stage 1 (2^P tiles for a 64-texel
+// tile, 2^(P - 1) for a 32-texel one), with no tail.
 // (H200, repeat use, 3840x2160: 46.0 us with 4 tiles per group against 54.4 with 8.)
+// The later stages whose source spans more than one 64-texel tile on both axes take
+// VKSPD_HALO_TILE-texel tiles where that adds no stage (plan->halo is replaced), the others
+// 64-texel tiles (docs/PERFORMANCE.md, "Halo stages").
 constexpr uint32_t kHaloTilesPerGroup = 4;
 void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes);
 

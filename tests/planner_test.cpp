@@ -374,6 +374,7 @@ TEST(Planner, HaloStagesFollowThePlainPrefixAndTheHaloBound) {
     EXPECT_EQ(p.halo.stages[1].levels, 4u);  // 135 -> 67 -> 33 -> 16: h = 7 along y
     EXPECT_EQ(p.halo.stages[1].haloX, 0u);
     EXPECT_EQ(p.halo.stages[1].haloY, 7u);
+    EXPECT_EQ(p.halo.stages[1].tile, uint32_t(VKSPD_TILE));
     EXPECT_EQ(p.halo.stages[1].tilesX, 4u);
     EXPECT_EQ(p.halo.stages[1].tilesY, 2u);  // 135 = 2 * 64 + 7: the last row owns the 7 too
     EXPECT_EQ(p.halo.stages[2].firstLevel, 8u);  // from 15x8: one tile, every remaining level
@@ -382,22 +383,63 @@ TEST(Planner, HaloStagesFollowThePlainPrefixAndTheHaloBound) {
     EXPECT_EQ(p.halo.stages[1].kept, 240u * 135);  // stage 0 keeps level 3 at 0, stage 1 level 7
     EXPECT_EQ(p.halo.dataPerLayer, 240u * 135 + 15 * 8);
     EXPECT_EQ(p.halo.countersPerLayer, 8u + 1);
+    // The kernel's layout (useHaloStages): the same stages in 32-texel tiles, four times as many.
+    Plan small = p;
+    vkspd::useHaloStages(&small, 0, 16);
+    ASSERT_EQ(small.halo.stageCount, 3u);
+    EXPECT_EQ(small.halo.stages[1].tile, uint32_t(VKSPD_HALO_TILE));
+    EXPECT_EQ(small.halo.stages[1].levels, 4u);
+    EXPECT_EQ(small.halo.stages[1].tilesX, 8u);  // 240 = 7.5 * 32: the half tile exceeds a halo of 0
+    EXPECT_EQ(small.halo.stages[1].tilesY, 4u);  // 135 = 4 * 32 + 7
+    EXPECT_EQ(small.halo.stages[2].tile, uint32_t(VKSPD_TILE));
+    EXPECT_EQ(small.halo.countersPerLayer, 32u + 1);
+    EXPECT_EQ(small.countersPerLayer, 32u + 1);
+    EXPECT_EQ(small.dataPerLayer, p.halo.dataPerLayer);
+    // Not where one 64-texel tile holds an axis: 1280x720's level 4 is 80x45, whose 45 rows
+    // would need a halo of 5 in 32-texel tiles.
+    Plan hd = plan(1280, 720);
+    vkspd::useHaloStages(&hd, 0, 16);
+    EXPECT_EQ(hd.halo.stages[1].tile, uint32_t(VKSPD_TILE));
+    EXPECT_EQ(hd.halo.stageCount, plan(1280, 720).halo.stageCount);
+    // Called again, the same layout.
+    vkspd::useHaloStages(&small, 0, 16);
+    EXPECT_EQ(small.halo.stages[1].tile, uint32_t(VKSPD_HALO_TILE));
+    EXPECT_EQ(small.countersPerLayer, 32u + 1);
     // Every stage's halo, rebuilt from its levels, stays within the bound.
     for (uint32_t w : {1920u, 2560u, 3840u, 1000u, 1280u, 640u, 20u, 12u, 36u, 4u, 16380u, 28u})
         for (uint32_t h : {1080u, 1440u, 2160u, 600u, 20u, 12u, 4u, 36u, 132u, 16380u}) {
-            Plan q = plan(w, h);
-            if (!q.halo.stageCount) continue;
-            uint32_t levels = 0;
-            for (uint32_t s = 0; s < q.halo.stageCount; ++s) {
-                const vkspd::HaloStagePlan& st = q.halo.stages[s];
-                EXPECT_EQ(st.firstLevel, levels + 1) << w << "x" << h << " stage " << s;
-                EXPECT_GE(st.levels, 1u);
-                EXPECT_LE(st.levels, 6u);
-                EXPECT_LE(st.haloX, uint32_t(VKSPD_HALO_MAX));
-                EXPECT_LE(st.haloY, uint32_t(VKSPD_HALO_MAX));
-                levels += st.levels;
+            for (bool kernelLayout : {false, true}) {
+                Plan q = plan(w, h);
+                if (!q.halo.stageCount) continue;
+                if (kernelLayout) vkspd::useHaloStages(&q, 0, 16);
+                uint32_t levels = 0;
+                for (uint32_t s = 0; s < q.halo.stageCount; ++s) {
+                    const vkspd::HaloStagePlan& st = q.halo.stages[s];
+                    EXPECT_EQ(st.firstLevel, levels + 1) << w << "x" << h << " stage " << s;
+                    EXPECT_GE(st.levels, 1u);
+                    EXPECT_LE(st.levels, 6u);
+                    // A stage's last level keeps at least one own texel per tile.
+                    if (s > 0) {
+                        EXPECT_LE(1u << st.levels, st.tile) << w << "x" << h << " stage " << s;
+                    }
+                    // 64-texel tiles in makePlan's check, and always for a last stage or a
+                    // source that one tile holds along an axis.
+                    const uint32_t sw = vkspd::mipExtent(w, st.firstLevel - 1);
+                    const uint32_t sh = vkspd::mipExtent(h, st.firstLevel - 1);
+                    if (s > 0 && (!kernelLayout || s + 1 == q.halo.stageCount || sw <= 64 || sh <= 64)) {
+                        EXPECT_EQ(st.tile, uint32_t(VKSPD_TILE)) << w << "x" << h << " stage " << s;
+                    }
+                    EXPECT_LE(st.haloX, uint32_t(VKSPD_HALO_MAX));
+                    EXPECT_LE(st.haloY, uint32_t(VKSPD_HALO_MAX));
+                    levels += st.levels;
+                }
+                EXPECT_EQ(levels, q.levels) << w << "x" << h;
+                // A strip of stage 0 stays in one tile of stage 1.
+                if (kernelLayout) {
+                    EXPECT_LE(q.tilesPerGroup * (VKSPD_TILE >> q.halo.stages[0].levels), q.halo.stages[1].tile)
+                        << w << "x" << h;
+                }
             }
-            EXPECT_EQ(levels, q.levels) << w << "x" << h;
         }
 }
 
@@ -418,14 +460,17 @@ TEST(Planner, HaloLayoutReplacesTheGeneralOneOnlyWhenChosen) {
     EXPECT_TRUE(p.haloStages);
     EXPECT_EQ(p.dataPerLayer, p.halo.dataPerLayer);
     EXPECT_EQ(p.dataBytes, uint64_t(p.halo.dataPerLayer) * 4 * 4 * 2);
-    EXPECT_LE(p.tilesPerGroup, 8u);  // a strip stays in one tile of stage 1: 2^3 tiles
+    EXPECT_LE(p.tilesPerGroup, 4u);  // a strip stays in one 32-texel tile of stage 1: 2^(3 - 1)
     Plan uhd = plan(3840, 2160);  // the plain rule gives 8; the halo kernel's prefix at most 4
     vkspd::useHaloStages(&uhd, 0, 4);
     EXPECT_EQ(uhd.tilesPerGroup, vkspd::kHaloTilesPerGroup);
-    vkspd::useHaloStages(&uhd, 8, 4);  // asked for: as asked, within 2^P (P = 4)
-    EXPECT_EQ(uhd.tilesPerGroup, 8u);
+    vkspd::useHaloStages(&uhd, 2, 4);  // asked for: as asked, within 2^(P - 1) (P = 4)
+    EXPECT_EQ(uhd.tilesPerGroup, 2u);
     vkspd::useHaloStages(&uhd, 32, 4);
-    EXPECT_EQ(uhd.tilesPerGroup, 16u);
+    EXPECT_EQ(uhd.tilesPerGroup, 8u);
+    Plan hdr = plan(1280, 720);  // 64-texel tiles of stage 1: within 2^P (P = 4)
+    vkspd::useHaloStages(&hdr, 32, 4);
+    EXPECT_EQ(hdr.tilesPerGroup, 16u);
     EXPECT_EQ(p.tailRow, p.stages[0].tilesY);  // no tail
     vkspd::useGeneralLayout(&p);
     EXPECT_FALSE(p.haloStages);
@@ -435,6 +480,12 @@ TEST(Planner, HaloLayoutReplacesTheGeneralOneOnlyWhenChosen) {
     // First level 4, 4 levels, halo 0 along x and 7 along y, where 240x135's last tile row also
     // owns the 7 rows past 128 (bit 6).
     EXPECT_EQ(pc.stage[1].shape, 4u | (1u << 6) | (4u << 8) | (0u << 16) | (7u << 24));
+    // With 32-texel tiles (64 >> 1: bits 11-12) its last tile row owns the 7 past 4 * 32.
+    Plan smallHd = plan(1920, 1080);
+    vkspd::useHaloStages(&smallHd, 0, 16);
+    EXPECT_EQ(vkspd::haloPushConstantsFor(smallHd).stage[1].shape,
+              4u | (1u << 6) | (4u << 8) | (1u << 11) | (0u << 16) | (7u << 24));
+    EXPECT_EQ(vkspd::haloPushConstantsFor(smallHd).stage[2].shape, 8u | (3u << 8));
     EXPECT_EQ(pc.stage[2].shape, 8u | (3u << 8));  // one tile: no halo, nothing to own past it
     // 284x540: level 2 is 71x135, one tile along x that owns all 71 (bit 5), two along y (bit 6).
     const Plan thin = plan(284, 540);

@@ -35,8 +35,8 @@ enum class Kernel {
     HaloStages,  ///< shaders/vkspd_plain.comp built with VKSPD_HALO, for chains whose first two or
                  ///< more levels are plain and some later level is not (screen sizes such as
                  ///< 1920x1080): the plain kernel's strips make the plain prefix, then each later
-                 ///< stage's 64x64 tiles are made whole, with a halo of at most 7 texels, by the
-                 ///< group that completes their inputs (docs/DESIGN.md). Needs the quad path, a
+                 ///< stage's tiles (32x32 or 64x64) are made whole, with a halo of at most 7
+                 ///< texels, by the group that completes their inputs (docs/DESIGN.md). Needs the quad path, a
                  ///< built-in reduction, groupColumns 0, at most 5 stages, and a SourceImage only
                  ///< with Fetch::Load or Auto; elsewhere an error naming the rule
                  ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
@@ -51,7 +51,7 @@ struct Tuning {
     /// for texels of 8 bytes or more from 128x128 tiles over all layers); else a power of two up
     /// to kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns. The
     /// halo-stage kernel takes the same (its default at most 4), capped at 2^P for a plain prefix of
-    /// P levels, and no tail.
+    /// P levels (2^(P - 1) where its first later stage has 32x32 tiles), and no tail.
     uint32_t tilesPerGroup = 0;
     /// Plain-chain kernel: the last `tailTiles` tiles of each layer's base, rounded up to whole
     /// tile rows, run in strips of `tailTilesPerGroup`, so the workgroups that start last end
