@@ -272,7 +272,7 @@ void levelsOneTwoQuadSource() {
             if (linear) {
                 // FidelityFX SPD's linear-sampler load: the shared corner of the four texels
                 // weighs each by exactly 1/4.
-                v[b] = linearCorner(t, s0);
+                v[b] = linearCorner(t);
             } else {
                 v[b] = reduce4f(sourceTexel(t), sourceTexel(t + ivec2(1, 0)), sourceTexel(t + ivec2(0, 1)),
                                 sourceTexel(t + ivec2(1, 1)));

@@ -170,16 +170,12 @@ vec4 reduce4f(vec4 a, vec4 b, vec4 c, vec4 d) {
 int gLayer;       // layer (z) relative to the first layer of the range
 uint gCounterBase, gDataBase;  // this layer's counters and data texels
 
-// One bilinear sample at the shared corner of the 2x2 block whose first texel is `t` (layer
-// gLayer of the base level): its mean, the filter's weights exactly 1/2 per axis. On one layer
-// the corner is the exact texel coordinate t + 1; on several, the normalized (t + 1) / extent,
-// exact where the extent is a power of two, which the library requires there (a rounded corner
-// moves the weights by a step of subTexelPrecisionBits: measured 19 units in the last place off
-// at 7680x4320 RGBA16F on an NVIDIA H200).
-vec4 linearCorner(ivec2 t, uvec2 extent) {
-    if (gl_NumWorkGroups.z == 1u) return textureLod(sourceTexels, vec2(t) + 1.0, 0.0);
-    return textureLod(sourceLevel, vec3((vec2(t) + 1.0) * (1.0 / vec2(extent)), float(gLayer)), 0.0);
-}
+// One bilinear sample at the shared corner of the 2x2 block whose first texel is `t`: its mean,
+// the filter's weights exactly 1/2 per axis. The corner is the exact texel coordinate t + 1 (a
+// normalized (t + 1) / extent is rounded unless the extent is a power of two, which moved the
+// weights by a sub-texel step: 19 units in the last place off at 7680x4320 RGBA16F on an NVIDIA
+// H200). One layer only: the library takes the sampler for one-layer dispatches.
+vec4 linearCorner(ivec2 t) { return textureLod(sourceTexels, vec2(t) + 1.0, 0.0); }
 
 uvec2 levelExtent(int absLevel) {
     return max(uvec2(1u), uvec2(pc.extentX, pc.extentY) >> uint(absLevel));

@@ -179,7 +179,7 @@ vec4 fetchSourceStep(ivec2 tile, ivec2 m, int j) {
         }
         return reduce4f(f[0], f[1], f[2], f[3]);
     }
-    if ((pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u) return linearCorner(t, s0);
+    if ((pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u) return linearCorner(t);
     ivec2 hi = ivec2(s0) - 1;
     return reduce4f(sourceTexel(min(t, hi)), sourceTexel(min(t + ivec2(1, 0), hi)),
                     sourceTexel(min(t + ivec2(0, 1), hi)), sourceTexel(min(t + ivec2(1, 1), hi)));

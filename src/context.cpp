@@ -24,7 +24,7 @@ static_assert(VKSPD_BINDING_SOURCE_TEXELS >= VKSPD_BINDING_DATA_RANGE1 + VKSPD_M
               "the texel-coordinate source binding past the data ranges'");
 
 uint32_t singlePassBindings(VkDescriptorSetLayoutBinding* bindings, uint32_t dataRanges) {
-    // Not immutable: each dispatch pushes the NEAREST or the LINEAR sampler (Fetch).
+    // The base level for texelFetch (the NEAREST sampler, pushed with the view).
     bindings[0] = {VKSPD_BINDING_SOURCE, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                    VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     bindings[1] = {VKSPD_BINDING_DEST, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VKSPD_MAX_LEVELS + 1,
@@ -166,11 +166,9 @@ Result createLayouts(ContextT* c) {
     si.maxLod = 0.0f;
     VkResult r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->sampler);
     if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler");
-    si.magFilter = si.minFilter = VK_FILTER_LINEAR;
-    r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->linearSampler);
-    if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler (linear)");
     // Texel coordinates: the corner of a 2x2 block is (2x + 1, 2y + 1) exactly, so the filter's
     // weights are exactly 1/2 on any device (a normalized corner is rounded: docs/DESIGN.md).
+    si.magFilter = si.minFilter = VK_FILTER_LINEAR;
     si.unnormalizedCoordinates = VK_TRUE;
     r = c->fn.vkCreateSampler(c->device(), &si, c->allocator(), &c->linearTexelSampler);
     if (r != VK_SUCCESS) return vkFail(r, "vkCreateSampler (linear, texel coordinates)");
@@ -395,7 +393,6 @@ void destroyContextObject(ContextT* c) {
         c->fn.vkDestroyPipelineLayout(c->device(), c->levelPipelineLayout, c->allocator());
         c->fn.vkDestroyDescriptorSetLayout(c->device(), c->levelSetLayout, c->allocator());
         c->fn.vkDestroySampler(c->device(), c->sampler, c->allocator());
-        c->fn.vkDestroySampler(c->device(), c->linearSampler, c->allocator());
         c->fn.vkDestroySampler(c->device(), c->linearTexelSampler, c->allocator());
         c->fn.vkDestroySampler(c->device(), c->texelSampler, c->allocator());
     }

@@ -102,9 +102,8 @@ struct vkspd::ContextT {
     DenormSupport denormSupport;
 
     VkSampler sampler = VK_NULL_HANDLE;        // NEAREST: texelFetch, and the render-pass fallback
-    VkSampler linearSampler = VK_NULL_HANDLE;  // LINEAR: Fetch::LinearSampler on several layers
-    // Unnormalized coordinates, for VKSPD_BINDING_SOURCE_TEXELS: LINEAR for Fetch::LinearSampler
-    // on one layer, NEAREST elsewhere.
+    // Unnormalized coordinates, for VKSPD_BINDING_SOURCE_TEXELS: LINEAR for Fetch::LinearSampler,
+    // NEAREST elsewhere.
     VkSampler linearTexelSampler = VK_NULL_HANDLE;
     VkSampler texelSampler = VK_NULL_HANDLE;
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;

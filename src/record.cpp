@@ -89,17 +89,13 @@ Result linearFetchAllowed(Context c, const MipGenInfo& info, const Request* req)
                     std::string("Fetch::LinearSampler: ") + sampledInfo.name +
                         " is sRGB, and filtered sRGB decoding is not exact on every GPU (2 steps off on "
                         "NVIDIA GPUs); use Fetch::Load or Auto");
-    // One layer is sampled in texel coordinates, whose corners are exact; several through the
-    // array view's normalized coordinates, exact only where the extent is a power of two (a
-    // rounded corner moved the weights: 19 units in the last place off at 7680x4320 RGBA16F on an
-    // NVIDIA H200).
-    const auto powerOfTwo = [](uint32_t e) { return (e & (e - 1)) == 0; };
-    if (req->layerCount > 1 && !(powerOfTwo(req->plan.width) && powerOfTwo(req->plan.height)))
+    // The sampler reads texel coordinates, whose corners are exact (a normalized corner is rounded
+    // unless the extent is a power of two, which moved the weights: 19 units in the last place
+    // off at 7680x4320 RGBA16F on an NVIDIA H200), and those allow no array view: one layer.
+    if (req->layerCount > 1)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT,
-                    "Fetch::LinearSampler on more than one layer needs a base whose sides are powers of two (" +
-                        std::to_string(req->plan.width) + "x" + std::to_string(req->plan.height) +
-                        "): only there is the normalized corner coordinate exact; use Fetch::Load or Auto, or one "
-                        "layer per call");
+                    "Fetch::LinearSampler needs one layer (it samples a 2D view in texel coordinates, "
+                    "whose corners are exact); use Fetch::Load or Auto, or one layer per call");
     VkFormatProperties fp;
     c->fn.vkGetPhysicalDeviceFormatProperties(c->info.physicalDevice, sampled, &fp);
     if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT))
@@ -710,14 +706,11 @@ void pushSinglePassDescriptors(Context c, VkCommandBuffer cmd, VkPipelineLayout 
                                const SinglePassBindings& b, const ScratchRange& scratch, const DebugMapInfo* map,
                                VkDeviceSize mapBytes) {
     const Plan& plan = req.plan;
-    // The samplers are not immutable: LINEAR only for Fetch::LinearSampler (texelFetch ignores it),
-    // through texel coordinates on one layer, else through the array's normalized coordinates
-    // (power-of-two extents only: linearFetchAllowed).
+    // The samplers are not immutable: the texel-coordinate binding's is LINEAR only for
+    // Fetch::LinearSampler (one layer: linearFetchAllowed); texelFetch ignores the array's.
     const VkImageLayout sourceLayout = req.hasSource ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_GENERAL;
-    const bool texelFetch = req.linearFetch && req.layerCount == 1;
-    VkDescriptorImageInfo source{req.linearFetch && !texelFetch ? c->linearSampler : c->sampler, b.sourceView,
-                                 sourceLayout};
-    VkDescriptorImageInfo sourceTexels{texelFetch ? c->linearTexelSampler : c->texelSampler, b.sourceTexelView,
+    VkDescriptorImageInfo source{c->sampler, b.sourceView, sourceLayout};
+    VkDescriptorImageInfo sourceTexels{req.linearFetch ? c->linearTexelSampler : c->texelSampler, b.sourceTexelView,
                                        sourceLayout};
     VkDescriptorImageInfo levels[VKSPD_MAX_LEVELS + 1];
     for (uint32_t k = 0; k <= VKSPD_MAX_LEVELS; ++k) {

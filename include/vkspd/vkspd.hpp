@@ -71,12 +71,11 @@ enum class Fetch {
     Load,           ///< Four texel loads per level-1 texel, reduced in the shader.
     /// One bilinear sample at the shared corner of the four texels (FidelityFX SPD's
     /// linear-sampler load), on the quad path's tiles whose base and level 1 are even (odd levels
-    /// keep the exact loads): in texel coordinates on one layer, whose corners are exact at every
-    /// size; in normalized coordinates on several, exact only where both sides of the base are
-    /// powers of two. Rules: Reduction::Average, the quad path, a sampled format that the FP16
-    /// path holds (FormatInfo::fp16Capable), is not sRGB and has SAMPLED_IMAGE_FILTER_LINEAR, and
-    /// one layer or a base of power-of-two sides; elsewhere generateMips returns an error naming
-    /// the rule (VK_ERROR_FEATURE_NOT_PRESENT, or VK_ERROR_FORMAT_NOT_SUPPORTED for the format).
+    /// keep the exact loads), in texel coordinates, whose corners are exact at every size. Rules:
+    /// Reduction::Average, the quad path, one layer (texel coordinates allow no array view), and a
+    /// sampled format that the FP16 path holds (FormatInfo::fp16Capable), is not sRGB and has
+    /// SAMPLED_IMAGE_FILTER_LINEAR; elsewhere generateMips returns an error naming the rule
+    /// (VK_ERROR_FEATURE_NOT_PRESENT, or VK_ERROR_FORMAT_NOT_SUPPORTED for the format).
     LinearSampler,
 };
 
