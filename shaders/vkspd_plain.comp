@@ -473,10 +473,11 @@ void main() {
 // level a little wider than the tile's own texels (h(k) = 2 h(k+1) + odd(extent k): exactly what
 // the levels below need), only the own texels stored. Every texel is made by one group from
 // complete inputs, as the CPU reference makes it (docs/FILTER.md): nothing depends on the tiling,
-// and Min, Max and MinMax need nothing of their own. Each tile of stage s has one footprint counter: the texels of its source region
-// (its own texels and its halo); every producer (a stage-0 strip, a tile of stage s - 1) arrives
-// at up to four with the texels it made there, and the arrival that completes a footprint elects
-// its group to run the tile. No group ever waits for another.
+// and Min, Max and MinMax need nothing of their own. Each tile of stage s has one footprint
+// counter: the texels of its source region (its own texels and its halo); every producer (a
+// stage-0 strip, a tile of stage s - 1) arrives at up to four with the texels it made there, and
+// the arrival that completes a footprint elects its group to run the tile. No group ever waits
+// for another.
 
 // The kept levels of the halo stages. FP16 variants keep each texel as halves: the values are
 // halves already (VEC: the prefix keeps its level P >= 2, made at the variant's precision like
@@ -738,8 +739,7 @@ ivec2 ownedIn(int level, ivec2 o, int own, ivec2 n) {
 
 // The halo one level down: h(k + 1) = (h(k) - odd(extent k)) / 2, exact where the planner built
 // the halo forwards from 0 at the stage's last level; 0 on an axis whose source is at most one
-// tile, which holds the whole level (the planner gives it no halo). `level` is the
-// level of h.
+// tile, which holds the whole level (the planner gives it no halo). `level` is the level of h.
 ivec2 haloBelow(int level, ivec2 h) {
     uvec2 e = levelExtent(level);
     return max((h - ivec2(greaterThan(e, uvec2(1u))) * ivec2(e & 1u)) >> 1, ivec2(0));
