@@ -3,7 +3,8 @@
 # git revision REV (default: main) and in the working tree: debug-only changes (the
 # VKSPD_DEBUG_MAP blocks) and refactors must leave them unchanged. Uses the flags of
 # cmake/VkspdShaders.cmake. Covers vkspd.comp (4 reductions x FP16/FP32 x quad/LDS) and, where the
-# revision has it, vkspd_plain.comp (4 reductions x FP16/FP32). Prints one line per variant:
+# revision has it, vkspd_plain.comp (4 reductions x FP16/FP32, plain and VKSPD_HALO). Prints one
+# line per variant:
 #   "same"      byte for byte;
 #   "same code" the same instructions in the same order, only result IDs numbered differently
 #               (what a refactor that moves code into a helper gives; spirv-dis needed);
@@ -75,6 +76,8 @@ for reduction in average min max minmax; do
     done
     compare "$reduction fp16=$fp16 plain" vkspd_plain.comp --target-env=vulkan1.2 -O -fshader-stage=compute \
       -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=$r
+    compare "$reduction fp16=$fp16 halo" vkspd_plain.comp --target-env=vulkan1.2 -O -fshader-stage=compute \
+      -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=$r -DVKSPD_HALO=1
   done
   r=$((r + 1))
 done

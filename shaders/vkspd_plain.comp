@@ -63,16 +63,13 @@ layout(local_size_x = VKSPD_GROUP_SIZE) in;
 // are written while the lanes that finish this one still read it, with one barrier per tile.
 // The halo-stage kernel keeps them in the pool its later stages use (VKSPD_HALO section below).
 #if VKSPD_HALO
-// Level 1 of a halo tile (at most 35x35 texels) in the pool's first part, whole where it fits,
-// else in two halves of at most 19 rows; then its level 2 (at most 17x17). FP32: a first part of
-// 35x19 texels, 954 in all, 15.3 KB (Vulkan guarantees 16 KB of shared memory); FP16: 35x35
-// (level 1 always whole), 1514 in all, 12.1 KB.
+// The halo stages' pool (VKSPD_HALO_FIRST_FP16 and its neighbours in vkspd_shared.h).
 #if VKSPD_FP16
-#define VKSPD_HALO_FIRST (35 * 35)
+#define VKSPD_HALO_FIRST VKSPD_HALO_FIRST_FP16
 #else
-#define VKSPD_HALO_FIRST (35 * 19)
+#define VKSPD_HALO_FIRST VKSPD_HALO_FIRST_FP32
 #endif
-shared VEC sPool[VKSPD_HALO_FIRST + 17 * 17];
+shared VEC sPool[VKSPD_HALO_FIRST + VKSPD_HALO_SECOND];
 #define LEVEL2(p, i) sPool[(p) * 256 + (i)]
 #define LEVEL4(p, i) sPool[512 + (p) * 16 + (i)]
 #else

@@ -141,6 +141,13 @@ struct PushConstants {
 // tile, so four times the groups share the stage (a power of two, 64 >> 0..3: bits 11-12 of
 // HaloStagePush::shape).
 #define VKSPD_HALO_TILE 32
+// Its pool of shared texels (sPool): a stage's level 1 (at most 35x35) in the first part, whole
+// where it fits, else in two halves of at most 19 rows, then its level 2 (at most 17x17). FP16: a
+// first part of 35x35 texels (level 1 always whole), 12.1 KB in all; FP32: 35x19, 15.3 KB
+// (Vulkan guarantees 16 KB of shared memory).
+#define VKSPD_HALO_FIRST_FP16 (35 * 35)
+#define VKSPD_HALO_FIRST_FP32 (35 * 19)
+#define VKSPD_HALO_SECOND (17 * 17)
 
 // One stage of the halo-stage kernel. `shape`: bits 0-4 the first level it writes (relative to
 // the base), bit 5 (6) set where its last tile along x (y) also owns the remainder of its source

@@ -35,11 +35,11 @@ uint32_t declaredSharedBytes(bool fp16) {
 // Keep in step with the shader.
 uint32_t declaredPlainSharedBytes(bool fp16) { return (2u * 256u + 2u * 4u) * (fp16 ? 8u : 16u) + 2u * 4u; }
 
-// The same built with VKSPD_HALO: sPool (35 x 35 texels at FP16, 35 x 19 at FP32, then 17 x 17;
-// the prefix's levels 2 and 4 share it), sElected[2] and sElectedTile[4]. Keep in step with the
-// shader.
+// The same built with VKSPD_HALO: sPool (the prefix's levels 2 and 4 share it), sElected[2] and
+// sElectedTile[4]. Keep in step with the shader.
 uint32_t declaredHaloSharedBytes(bool fp16) {
-    return fp16 ? (35u * 35u + 17u * 17u) * 8u + 2u * 4u + 4u * 4u : (35u * 19u + 17u * 17u) * 16u + 2u * 4u + 4u * 4u;
+    const uint32_t pool = (fp16 ? VKSPD_HALO_FIRST_FP16 : VKSPD_HALO_FIRST_FP32) + VKSPD_HALO_SECOND;
+    return pool * (fp16 ? 8u : 16u) + 2u * 4u + 4u * 4u;
 }
 
 bool hasExtension(Context c, const char* name) {

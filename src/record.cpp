@@ -643,6 +643,8 @@ bool normalizedValues(const Request& req) {
 Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, const DebugMapInfo* map,
                          SinglePassBindings* b) {
     Result r;
+    // The sampled level as an array (texelFetch) and its first layer in 2D (the linear fetch):
+    // both on every dispatch, as every kernel declares both bindings.
     for (VkImageViewType type : {VK_IMAGE_VIEW_TYPE_2D_ARRAY, VK_IMAGE_VIEW_TYPE_2D}) {
         const bool array = type == VK_IMAGE_VIEW_TYPE_2D_ARRAY;
         VkImageView* view = array ? &b->sourceView : &b->sourceTexelView;
