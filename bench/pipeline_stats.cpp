@@ -23,8 +23,18 @@ int main() {
     query.pipelineExecutableInfoEnabled = true;
     query.reductions = {vkspd::Reduction::Average, vkspd::Reduction::Min, vkspd::Reduction::Max,
                         vkspd::Reduction::MinMax};
+    // Every variant with four channels, then the halo-stage kernel with one (a Hi-Z pyramid's
+    // R32F, R8) and two (MinMax).
     std::vector<vkspd::OccupancyRecord> records;
-    const vkspd::Result r = vkspd::queryOccupancy(context, query, &records);
+    vkspd::Result r = vkspd::queryOccupancy(context, query, &records);
+    for (uint32_t channels : {1u, 2u}) {
+        if (!r.ok()) break;
+        std::vector<vkspd::OccupancyRecord> more;
+        query.channels = channels;
+        r = vkspd::queryOccupancy(context, query, &more);
+        for (vkspd::OccupancyRecord& rec : more)
+            if (rec.haloStages) records.push_back(std::move(rec));
+    }
     vkspd::destroyContext(context);
     if (!r.ok()) {
         std::fprintf(stderr, "vkspd-pipeline-stats: %s\n", r.message.c_str());

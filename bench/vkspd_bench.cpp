@@ -114,8 +114,9 @@ const char* kUsageText =
     "  --sizes LIST      comma-separated WxH (default: the standard list, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, d32-min (the Hi-Z row),\n"
     "                    r8 (default: all but r8; r8 moves a quarter of rgba8's bytes with the\n"
-    "                    same texels and instructions, so it shows what costs per texel rather\n"
-    "                    than per byte)\n"
+    "                    same texels, and with the same instructions but in the halo-stage\n"
+    "                    kernel (which computes its one channel only): it shows what costs per\n"
+    "                    texel rather than per byte)\n"
     "  --methods LIST    comma-separated substrings: time only methods whose name holds one\n"
     "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
     "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16; none: no\n"
@@ -160,6 +161,14 @@ const FormatChoice kFormats[] = {
     {"r8", VK_FORMAT_R8_UNORM},
     // Hi-Z: one word (the report's columns are split at spaces, and it names an SVG file).
     {"d32-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_D32_SFLOAT, "R32_SFLOAT-Min-D32"}};
+
+// The channels per texel a row's dispatch computes in the halo-stage kernel (Plan::channels): the
+// format's, two for MinMax.
+uint32_t rowChannels(const FormatChoice& row) {
+    if (row.reduction == vkspd::Reduction::MinMax) return 2;
+    vkspd::FormatInfo fi{};
+    return vkspd::getFormatInfo(row.format, &fi) ? fi.channels : 4;
+}
 
 // --tail: Tuning::tailTiles and tailTilesPerGroup of every single-pass method (0, 0: the
 // library's rule).
@@ -1203,6 +1212,22 @@ std::vector<vkspd::OccupancyRecord> queryOccupancyAlone(const Args& a) {
                 q.reductions.push_back(c.reduction);
     if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &occupancy); !r.ok())
         std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
+    // The halo-stage kernel is made per channel count (OccupancyRecord::channels): its records
+    // for the rows' other counts.
+    std::vector<uint32_t> counts;
+    for (const std::string& key : split(a.formatsArg))
+        for (const FormatChoice& c : kFormats)
+            if (key == c.key && std::find(counts.begin(), counts.end(), rowChannels(c)) == counts.end() &&
+                rowChannels(c) != 4)
+                counts.push_back(rowChannels(c));
+    for (uint32_t n : counts) {
+        std::vector<vkspd::OccupancyRecord> more;
+        q.channels = n;
+        if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &more); !r.ok())
+            std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
+        for (vkspd::OccupancyRecord& rec : more)
+            if (rec.haloStages) occupancy.push_back(std::move(rec));
+    }
     vkspd::destroyContext(sc);
     closeGpu(sg);
     return occupancy;
@@ -1231,7 +1256,7 @@ struct Bench {
                           (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenHalo);
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
-                r.plainChain == plain && r.haloStages == halo)
+                r.plainChain == plain && r.haloStages == halo && (!halo || r.channels == rowChannels(row)))
                 return &r;
         return nullptr;
     }

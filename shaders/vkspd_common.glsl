@@ -62,6 +62,33 @@ layout(push_constant) uniform Push { HaloPushConstants pc; };
 layout(push_constant) uniform Push { PushConstants pc; };
 #endif
 
+// The channels a texel has (pc.channels, 1 to 4; Plan::channels). A kernel that defines
+// VKSPD_CHANNELS_SPECIALIZED (the halo-stage kernel) takes them as a specialization constant whose
+// value is pc.channels, and every value it stores, to an image, the data buffer or shared memory,
+// goes through LIVE_CHANNELS, which zeroes the channels past them: the compiler then drops the
+// arithmetic and loads of channels the format does not have, and the data buffer's layout is
+// known when the kernel is compiled (a Hi-Z pyramid's one channel was computed as four).
+// ZERO_DEAD_CHANNELS(v) is the same as a statement, v = LIVE_CHANNELS(v).
+#ifdef VKSPD_CHANNELS_SPECIALIZED
+layout(constant_id = VKSPD_SPEC_CHANNELS) const uint kChannels = 4u;
+#define DATA_CHANNELS kChannels
+vec4 liveChannels(vec4 v) {
+    return vec4(v.x, kChannels > 1u ? v.y : 0.0, kChannels > 2u ? v.z : 0.0, kChannels > 3u ? v.w : 0.0);
+}
+#if VKSPD_FP16
+f16vec4 liveChannels(f16vec4 v) {
+    const float16_t z = float16_t(0.0);
+    return f16vec4(v.x, kChannels > 1u ? v.y : z, kChannels > 2u ? v.z : z, kChannels > 3u ? v.w : z);
+}
+#endif
+#define LIVE_CHANNELS(v) liveChannels(v)
+#define ZERO_DEAD_CHANNELS(v) v = liveChannels(v)
+#else
+#define DATA_CHANNELS pc.channels
+#define LIVE_CHANNELS(v) (v)
+#define ZERO_DEAD_CHANNELS(v)
+#endif
+
 // --- Reductions (docs/FILTER.md) --------------------------------------------------------------
 // GLSL leaves min and max undefined when an operand is NaN; the reference propagates NaN like IEEE
 // arithmetic (docs/FILTER.md), so these do: a + b is NaN whenever either is.
@@ -229,20 +256,21 @@ void storeData(uint texel, vec4 v) {
 }
 #else
 vec4 loadData(uint texel) {
-    if (pc.channels == 4u) return data4[gDataBase + texel];
-    uint base = (gDataBase + texel) * pc.channels;
+    if (DATA_CHANNELS == 4u) return data4[gDataBase + texel];
+    uint base = (gDataBase + texel) * DATA_CHANNELS;
     vec4 v = vec4(0.0);
-    for (uint c = 0u; c < pc.channels; ++c) v[c] = data[base + c];
+    for (uint c = 0u; c < DATA_CHANNELS; ++c) v[c] = data[base + c];
     return v;
 }
 
 void storeData(uint texel, vec4 v) {
-    if (pc.channels == 4u) {
+    ZERO_DEAD_CHANNELS(v);
+    if (DATA_CHANNELS == 4u) {
         data4[gDataBase + texel] = v;
         return;
     }
-    uint base = (gDataBase + texel) * pc.channels;
-    for (uint c = 0u; c < pc.channels; ++c) data[base + c] = v[c];
+    uint base = (gDataBase + texel) * DATA_CHANNELS;
+    for (uint c = 0u; c < DATA_CHANNELS; ++c) data[base + c] = v[c];
 }
 #endif
 
@@ -267,6 +295,7 @@ bool srgbStores() { return (pc.flags & VKSPD_FLAG_SRGB) != 0u; }
 // storeLevelInRange takes a value known to be within the half range (stage 0's level 1 on the
 // quad path); storeLevel saturates first.
 void storeLevelInRange(int level, ivec2 g, vec4 v) {
+    ZERO_DEAD_CHANNELS(v);
     // sRGB images are written through UNORM views: encode here, after filtering in linear space.
     if (srgbStores()) v.rgb = linearToSrgb(v.rgb);
     // A switch with constant indices: dynamic indexing of storage image arrays is an optional

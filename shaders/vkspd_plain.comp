@@ -57,6 +57,12 @@
 layout(local_size_x = VKSPD_GROUP_SIZE) in;
 
 #define VKSPD_SRGB_SPECIALIZED 1
+// The halo-stage kernel computes only the channels the texels have (vkspd_common.glsl). Not the
+// plain-chain kernel: there it took the RGBA8 kernel from 48 to 63 registers and the R8 one to 64,
+// under 5 groups per SM, and 4096^2 and 8192^2 ran 11-18% slower (docs/PERFORMANCE.md).
+#if VKSPD_HALO
+#define VKSPD_CHANNELS_SPECIALIZED 1
+#endif
 #include "vkspd_common.glsl"
 
 // Level 2 of a tile (16x16) and level 4 (4x4), two copies by tile parity: the next tile's levels
@@ -85,19 +91,19 @@ shared uint sElected[2];
 // nonprivate, without the per-load visibility of the `coherent` declarations in
 // vkspd_common.glsl. The acquire in electAt() makes them visible (gl_SemanticsMakeVisible), which
 // the memory model asks of nonprivate loads. A later stage's steps took about half as long as
-// with coherent loads (one branch on pc.channels per load): RGBA8 2048^2 -24% (docs/PERFORMANCE.md).
+// with coherent loads (one branch on the channel count per load): RGBA8 2048^2 -24% (docs/PERFORMANCE.md).
 layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptData { float keptData[]; };
 layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptDataV4 { vec4 keptData4[]; };
 
-// A kept texel of one to three floats (pc.channels; four take keptData4), each loaded once
+// A kept texel of one to three floats (kChannels; four take keptData4), each loaded once
 // (no dynamic component index: that put the texel in local memory).
 vec4 loadKeptNarrow(uint texel) {
-    uint n = pc.channels, base = (gDataBase + texel) * n;
+    uint n = DATA_CHANNELS, base = (gDataBase + texel) * n;
     return vec4(keptData[base], n > 1u ? keptData[base + 1u] : 0.0, n > 2u ? keptData[base + 2u] : 0.0, 0.0);
 }
 
 // A kept texel (loadKeptNarrow, or one vec4 load for four floats).
-vec4 loadKept(uint texel) { return pc.channels == 4u ? keptData4[gDataBase + texel] : loadKeptNarrow(texel); }
+vec4 loadKept(uint texel) { return DATA_CHANNELS == 4u ? keptData4[gDataBase + texel] : loadKeptNarrow(texel); }
 
 // The 2x2 reduction of texels a (x, y), b (x+1, y), c (x, y+1), d (x+1, y+1) of a level of extent
 // `above`, at the variant's precision (levels 3 and 5, from shared memory). On an axis of one
@@ -196,7 +202,7 @@ vec4 fetchKeptStep(int stage, ivec2 tile, ivec2 m, int j, bool warmUp) {
     uint a = keptTexel(kept, level, min(t, hi)), b = keptTexel(kept, level, min(t + ivec2(1, 0), hi)),
          c = keptTexel(kept, level, min(t + ivec2(0, 1), hi)), d = keptTexel(kept, level, min(t + ivec2(1, 1), hi));
     // One branch for the four loads, so they go out together (the general loadData branches per load).
-    if (pc.channels == 4u)
+    if (DATA_CHANNELS == 4u)
         return reduce4f(keptData4[gDataBase + a], keptData4[gDataBase + b], keptData4[gDataBase + c],
                         keptData4[gDataBase + d]);
     return reduce4f(loadKeptNarrow(a), loadKeptNarrow(b), loadKeptNarrow(c), loadKeptNarrow(d));
@@ -214,7 +220,7 @@ void stepLevels(int stage, int levels, ivec2 tile, ivec2 m, int j, vec4 v, int p
     if (((m.x | m.y) & 1) == 0) {
         ivec2 p2 = p1 >> 1;
         // With level 3 after it, level 2 goes to shared memory only: tailLevels stores it.
-        if (levels >= 3) LEVEL2(parity, p2.y * 16 + p2.x) = r;
+        if (levels >= 3) LEVEL2(parity, p2.y * 16 + p2.x) = LIVE_CHANNELS(r);
         else STORE_LEVEL(stage, 2, tile * 16 + p2, vec4(r));
     }
 }
@@ -247,7 +253,7 @@ void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity, bool q
     if ((lane & 3u) == 0u) {
         ivec2 p4 = p3 >> 1;
         STORE_LEVEL(stage, 4, tile * 4 + p4, vec4(v4));
-        if (levels >= 5) LEVEL4(parity, p4.y * 4 + p4.x) = v4;
+        if (levels >= 5) LEVEL4(parity, p4.y * 4 + p4.x) = LIVE_CHANNELS(v4);
     }
 }
 
@@ -489,9 +495,9 @@ layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptHal
 layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptHalf4 { uvec2 keptHalf4[]; };
 
 void storeKept(uint texel, vec4 v) {
-    f16vec4 h = f16vec4(v);
+    f16vec4 h = f16vec4(LIVE_CHANNELS(v));
     uint t = gDataBase + texel;
-    if (pc.channels > 2u)
+    if (DATA_CHANNELS > 2u)
         keptOutHalf4[t] = uvec2(packFloat2x16(h.xy), packFloat2x16(h.zw));
     else
         keptOutHalf2[t] = packFloat2x16(h.xy);
@@ -499,7 +505,7 @@ void storeKept(uint texel, vec4 v) {
 
 f16vec4 loadKeptHalf(uint texel) {
     uint t = gDataBase + texel;
-    if (pc.channels > 2u) {
+    if (DATA_CHANNELS > 2u) {
         uvec2 u = keptHalf4[t];
         return f16vec4(unpackFloat2x16(u.x), unpackFloat2x16(u.y));
     }
@@ -622,7 +628,7 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
         }
         // Normalized values need neither the non-finite channels nor the clamps (the same texel).
         VEC v = kFiniteValues ? VEC(acc) : toReal(finishReduce(acc, special));
-        sPool[at + i] = v;
+        sPool[at + i] = LIVE_CHANNELS(v);
         if (l.x < own.x && l.y < own.y && l.y >= s0 && l.y < s1) {
             storeLevelInRange(level, g, vec4(v));
             if (keep) storeKept(keptTexel(keepAt, level, g), vec4(v));
@@ -710,7 +716,7 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
         carried = special2;
         if (b >= bands || y >= r1) continue;
         VEC v = kFiniteValues ? VEC(acc) : toReal(finishReduce(acc, nonFiniteChannels(special)));
-        sPool[at + (y - r0) * width + c] = v;
+        sPool[at + (y - r0) * width + c] = LIVE_CHANNELS(v);
         ivec2 g = o + ivec2(c, y);
         if (c < own.x && y < own.y && y >= s0 && y < s1) {
             storeLevelInRange(level, g, vec4(v));

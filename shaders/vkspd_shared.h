@@ -86,6 +86,9 @@ typedef uint32_t uint;
 // 2^DATA_SHIFT texels each (the last one shorter), range 0 at VKSPD_BINDING_DATA and range k >= 1
 // at VKSPD_BINDING_DATA_RANGE1 + k - 1. The embedded variants bind the data as one range.
 #define VKSPD_SPEC_DATA_SHIFT 3
+// vkspd_plain.comp built with VKSPD_HALO: pc.channels (1 to 4), so the kernel computes only the
+// channels the texels have (vkspd_common.glsl, LIVE_CHANNELS); its pipelines are made per value.
+#define VKSPD_SPEC_CHANNELS 5
 #define VKSPD_MAX_DATA_RANGES 4
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).
@@ -115,7 +118,7 @@ struct PushConstants {
     uint levels;             // levels written below the base (1 .. VKSPD_MAX_LEVELS)
     uint stages;             // stages of the dispatch: ceil(levels / 6)
     uint flags;              // VKSPD_FLAG_*
-    uint channels;           // floats per texel in the data buffer (1, 2 or 4)
+    uint channels;           // floats per texel in the data buffer (1 to 4)
     uint countersPerLayer;   // uints of counters per layer (the dispatch's z)
     uint dataPerLayer;       // texels of data per layer
     uint groupColumns;       // group-ID tiling: 0 = tile (x, y) is group (x, y); N > 0 = groups

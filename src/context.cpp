@@ -372,13 +372,7 @@ void destroyContextObject(ContextT* c) {
             for (auto& byPath : byPrecision)
                 for (auto& byFlavour : byPath)
                     for (VkPipeline p : byFlavour) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
-    for (auto& byReduction : c->plainPipelines)
-        for (auto& byPrecision : byReduction)
-            for (auto& byFlavour : byPrecision)
-                for (auto& byEncoding : byFlavour)
-                    for (auto& byCopy : byEncoding)
-                        for (auto& byKernel : byCopy)
-                            for (VkPipeline p : byKernel) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    for (auto& entry : c->plainPipelines) c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
     for (auto& entry : c->rangedPipelines) c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
     for (auto& entry : c->customReductions)
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
@@ -486,11 +480,11 @@ Result cachedEmbeddedPipeline(Context c, VkPipeline& slot, const SpirvBlob& blob
     return {};
 }
 
-// A VkSpecializationInfo of up to four 32-bit constants (booleans as VkBool32). It points into
+// A VkSpecializationInfo of up to five 32-bit constants (booleans as VkBool32). It points into
 // itself: not copyable; it lives as long as the pipeline creation that reads it.
 struct Specialization {
-    uint32_t values[4] = {};
-    VkSpecializationMapEntry entries[4] = {};
+    uint32_t values[5] = {};
+    VkSpecializationMapEntry entries[5] = {};
     VkSpecializationInfo info{};
     Specialization() { info.pMapEntries = entries, info.pData = values; }
     Specialization& add(uint32_t id, uint32_t value) {
@@ -570,21 +564,26 @@ Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, Cu
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
-                        bool copyBase, bool halo, bool finiteValues) {
+                        bool copyBase, bool halo, bool finiteValues, uint32_t channels) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel needs quad subgroup operations");
     if (reduction >= VKSPD_REDUCTION_CUSTOM)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
+    if (channels < 1 || channels > 4) return fail(VK_ERROR_UNKNOWN, "a texel has 1 to 4 channels");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
     Specialization specialization;
     const bool finite = halo && finiteValues;
+    const uint32_t specialChannels = halo ? channels : 0;  // the plain-chain kernel computes four
     specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase);
-    if (halo) specialization.add(VKSPD_SPEC_FINITE, finite);
-    return cachedEmbeddedPipeline(c, c->plainPipelines[reduction][fp16 ? 1 : 0][half ? 1 : 0][srgb ? 1 : 0][copyBase ? 1 : 0][halo ? 1 : 0][finite ? 1 : 0],
-                                  embeddedPlainSpirv(reduction, fp16, halo), half, out, &specialization.info);
+    if (halo) specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels);
+    // One bit per flag, then the reduction and the channel count.
+    const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
+                         uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10;
+    return cachedEmbeddedPipeline(c, c->plainPipelines[key], embeddedPlainSpirv(reduction, fp16, halo), half, out,
+                                  &specialization.info);
 }
 
 Result getLevelPipeline(Context c, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline) {

@@ -117,10 +117,10 @@ struct vkspd::ContextT {
     // [reduction][fp16][quad][half denormals preserved where the device can: 1 for formats with
     // half-float denormals, 0 for 8-bit ones][one call site of runStage: VKSPD_SPEC_ONE_SITE]
     VkPipeline pipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2] = {};
-    // The plain-chain kernel: [reduction][fp16][half denormals][sRGB stores][base-level copy]
-    // (quad only; the encoding and the copy are specialization constants of its module,
-    // VKSPD_SPEC_SRGB and VKSPD_SPEC_COPY_BASE).
-    VkPipeline plainPipelines[VKSPD_REDUCTION_CUSTOM][2][2][2][2][2][2] = {};  // [...][halo][finite]
+    // The plain-chain and halo-stage kernels (quad only), by a key getPlainPipeline packs:
+    // reduction, fp16, half denormals and the specialization constants of the module
+    // (VKSPD_SPEC_SRGB, VKSPD_SPEC_COPY_BASE, VKSPD_SPEC_FINITE, VKSPD_SPEC_CHANNELS).
+    std::map<uint32_t, VkPipeline> plainPipelines;
     // The general kernel with its data in dataRangeSlots ranges, compiled at run time on first use
     // (custom reductions' entries go with them).
     std::map<RangedKey, VkPipeline> rangedPipelines;
@@ -219,10 +219,11 @@ bool runtimeCompilerAvailable();
 // as for getComputePipeline; `srgb`: whether its stores encode to sRGB (formats whose encoding is
 // ChannelEncoding::Srgb8, written through their UNORM views); `copyBase`: the dispatch reads a
 // MipGenInfo::source and copies it into the base level; `halo`: the halo-stage kernel, whose
-// `finiteValues` is VKSPD_SPEC_FINITE (false for the plain-chain kernel, which does not use it).
+// `finiteValues` is VKSPD_SPEC_FINITE and `channels` (1 to 4, Plan::channels) VKSPD_SPEC_CHANNELS,
+// with which the halo-stage kernel computes only those (the plain-chain kernel uses neither).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
-                        bool halo = false, bool finiteValues = false);
+                        bool halo = false, bool finiteValues = false, uint32_t channels = 4);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

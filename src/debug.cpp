@@ -167,7 +167,7 @@ uint32_t reductionIndex(Reduction r) {
 
 // Reads the driver's statistics of a temporary pipeline of the variant into `record`.
 Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool plain, bool halo,
-                            bool halfDenormals, OccupancyRecord* record) {
+                            bool halfDenormals, uint32_t channels, OccupancyRecord* record) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutablePropertiesKHR"));
     auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -175,11 +175,14 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
     if (!getProperties || !getStatistics)
         return fail(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetPipelineExecutableStatisticsKHR could not be loaded");
     const SpirvBlob blob = plain || halo ? embeddedPlainSpirv(reduction, fp16, halo) : embeddedSpirv(reduction, fp16, quad);
-    // No specialization: the plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false),
-    // the one every format but the sRGB ones gets.
+    // The plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false), the one every
+    // format but the sRGB ones gets; the halo-stage kernel's for `channels` (VKSPD_SPEC_CHANNELS).
+    const VkSpecializationMapEntry entry{VKSPD_SPEC_CHANNELS, 0, sizeof(uint32_t)};
+    VkSpecializationInfo specialization{1, &entry, sizeof(uint32_t), &channels};
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
-                                     VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals);
+                                     VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals,
+                                     halo ? &specialization : nullptr);
     if (!r.ok()) return r;
     VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
     pipelineInfo.pipeline = pipeline;
@@ -329,6 +332,8 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
         for (Reduction red : reductions)
             if (red == Reduction::Custom)
                 return fail(VK_ERROR_UNKNOWN, "queryOccupancy: Reduction::Custom has no built-in variant to report");
+        if (info.channels < 1 || info.channels > 4)
+            return fail(VK_ERROR_UNKNOWN, "queryOccupancy: channels must be 1 to 4");
         uint32_t smCount = 0;
         std::string limitsSource;
         const SmLimits limits = deviceLimits(c, &smCount, &limitsSource);
@@ -345,13 +350,15 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
                                   (plain ? " plain" : halo ? " halo" : quad ? " quad" : " lds") +
-                                  (half ? " half-denormals" : "");
+                                  (half ? " half-denormals" : "") +
+                                  (halo && info.channels != 4 ? " channels " + std::to_string(info.channels) : "");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
                     rec.quad = quad;
                     rec.plainChain = plain;
                     rec.haloStages = halo;
                     rec.halfDenormals = half != 0;
+                    rec.channels = halo ? info.channels : 4;
                     rec.resources.threadsPerGroup = VKSPD_GROUP_SIZE;
                     rec.resources.subgroupSize = c->subgroupSize;
                     rec.resources.sharedMemoryPerGroup =
@@ -360,7 +367,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                                : declaredSharedBytes(rec.fp16);
                     if (info.pipelineExecutableInfoEnabled) {
                         Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain, halo,
-                                                        rec.halfDenormals, &rec);
+                                                        rec.halfDenormals, info.channels, &rec);
                         if (!r.ok()) {
                             r.message = "queryOccupancy: " + r.message;
                             return r;

@@ -110,7 +110,9 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
         plainRecords += rec.plainChain ? 1 : 0;
         haloRecords += rec.haloStages ? 1 : 0;
         EXPECT_FALSE(rec.plainChain && rec.haloStages) << rec.variant;
-        if (rec.haloStages) EXPECT_NE(rec.variant.find(" halo"), std::string::npos) << rec.variant;
+        if (rec.haloStages) {
+            EXPECT_NE(rec.variant.find(" halo"), std::string::npos) << rec.variant;
+        }
     }
     EXPECT_EQ(haloRecords, plainRecords);
     EXPECT_EQ(haloRecords > 0, h->quad);

@@ -92,6 +92,9 @@ struct OccupancyRecord {
     /// as a second FP16 record where the device preserves half denormals; false for every other
     /// record (the flavour 8-bit formats get).
     bool halfDenormals = false;
+    /// The channels per texel the record's pipeline computes: OccupancyQueryInfo::channels for
+    /// halo-stage records, 4 for the others (they compute four whatever the format).
+    uint32_t channels = 4;
     OccupancySource source = OccupancySource::NotAvailable;  ///< Where the resources come from.
     PipelineResources resources;       ///< What one group uses (registers 0: unknown).
     SmLimits limits;                   ///< What one SM holds (zero members: unknown).
@@ -109,6 +112,10 @@ struct OccupancyQueryInfo {
     bool pipelineExecutableInfoEnabled = false;
     /// Reductions to report (every built-in variant the device can run of each). Empty: Average.
     std::vector<Reduction> reductions;
+    /// The channels per texel (1 to 4) the halo-stage records' temporary pipelines are specialized
+    /// for: generateMips makes that kernel per channel count of the format (2 for MinMax), and it
+    /// computes only those. The other kernels compute four whatever the format.
+    uint32_t channels = 4;
 };
 
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
@@ -117,7 +124,8 @@ struct OccupancyQueryInfo {
 /// second record with halfDenormals set where the device preserves 16-bit denormals (the flavour
 /// 16-bit float formats get). The normal pipelines are not touched: driver
 /// statistics come from temporary pipelines destroyed before returning. Errors: a null context
-/// or output, Reduction::Custom in the list, a Vulkan error creating a pipeline.
+/// or output, Reduction::Custom in the list, channels outside 1 to 4, a Vulkan error creating a
+/// pipeline.
 Result queryOccupancy(Context context, const OccupancyQueryInfo& info,
                       std::vector<OccupancyRecord>* records) noexcept;
 
