@@ -200,6 +200,20 @@ void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t range
     req->haloKernel = true;
 }
 
+// Why `refusal` (plainKernelRefusal or haloKernelRefusal) refuses the request, after Fetch::Auto
+// has yielded to loads where the kernel takes loads but not the linear sampler Auto chose: an
+// explicit kernel with Fetch::Auto runs wherever one of the two fetches lets it. Empty: allowed,
+// with req->linearFetch as the kernel takes it.
+std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Request&), const Tuning& tuning,
+                                  const MipGenInfo& info, Request* req) {
+    std::string why = refusal(tuning, *req);
+    if (why.empty() || info.fetch != Fetch::Auto || !req->linearFetch) return why;
+    req->linearFetch = false;
+    if (refusal(tuning, *req).empty()) return {};
+    req->linearFetch = true;
+    return why;
+}
+
 Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     useGeneralKernel(req);
     const uint32_t per = tuning.tilesPerGroup;
@@ -209,14 +223,18 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
     // The halo-stage kernel where asked for; Auto takes it from a prefix of kAutoHaloPrefix levels
     // (autoHaloStages, below).
     if (tuning.kernel == Kernel::HaloStages) {
-        const std::string refusal = haloKernelRefusal(tuning, *req);
+        const std::string refusal = refusalAfterAutoFetch(haloKernelRefusal, tuning, info, req);
         if (!refusal.empty())
             return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::HaloStages: " + refusal + "; use Kernel::General or Auto");
         req->haloKernel = true;
         useHaloStages(&req->plan, per, req->decision.format.bytesPerTexel);
         return {};
     }
-    const std::string refusal = plainKernelRefusal(tuning, *req);
+    // Kernel::Auto keeps Fetch::Auto's choice here: where the plain kernel refuses the sampler
+    // (a MipGenInfo::source) the general kernel takes it.
+    const std::string refusal = tuning.kernel == Kernel::PlainChain
+                                    ? refusalAfterAutoFetch(plainKernelRefusal, tuning, info, req)
+                                    : plainKernelRefusal(tuning, *req);
     if (!refusal.empty()) {
         if (tuning.kernel == Kernel::Auto) {
             autoHaloStages(tuning, info, rangeLimit, req);

@@ -164,6 +164,49 @@ TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
 
 // What the kernel does not take is an error naming the rule (AutoTakesHaloStagesFromAPrefixOfThreeLevels
 // has Auto's rule).
+// An explicit kernel with Fetch::Auto runs where that kernel takes loads but refuses the linear
+// sampler Auto picks on NVIDIA GPUs (elsewhere Auto loads anyway): the halo-stage kernel on the
+// FP32 path of a 16-bit float format, the plain-chain kernel copying a colour source. Each then
+// loads; Fetch::LinearSampler itself stays an error there.
+TEST_F(GpuTest, ExplicitKernelsLoadWhereTheyRefuseTheSampler) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage and plain-chain kernels need quad operations";
+    vkspd::Tuning tuning;
+    Described d;
+    {
+        TestImage img = h->createImage(VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 11, kChainUsage);
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.precision = vkspd::Precision::FP32;
+        tuning.kernel = vkspd::Kernel::HaloStages;
+        info.tuning = &tuning;
+        vkspd::Result r = describe(h->context, info, &d);
+        ASSERT_TRUE(r.ok()) << r.message;
+        EXPECT_TRUE(d.haloStages);
+        EXPECT_FALSE(d.linearFetch);
+        info.fetch = vkspd::Fetch::LinearSampler;
+        EXPECT_FALSE(describe(h->context, info, &d).ok());
+        h->destroyImage(img);
+    }
+    TestImage source = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 128, 64, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
+    TestImage chain = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 128, 64, 8, kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(chain);
+    info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
+    info.source.image = source.image;
+    info.source.format = VK_FORMAT_R8G8B8A8_UNORM;
+    info.source.extent = {128, 64};
+    info.source.before = uploadedState();
+    info.source.after = uploadedState();
+    tuning.kernel = vkspd::Kernel::PlainChain;
+    info.tuning = &tuning;
+    vkspd::Result r = describe(h->context, info, &d);
+    ASSERT_TRUE(r.ok()) << r.message;
+    EXPECT_TRUE(d.plainChain);
+    EXPECT_FALSE(d.linearFetch);
+    info.fetch = vkspd::Fetch::LinearSampler;
+    EXPECT_FALSE(describe(h->context, info, &d).ok());
+    h->destroyImage(source);
+    h->destroyImage(chain);
+}
+
 TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
     auto request = [&](uint32_t w, uint32_t ht, vkspd::Kernel kernel, vkspd::SubgroupPath path, Described* d) {
         TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, w, ht, vkspd::fullMipCount(w, ht), kChainUsage);

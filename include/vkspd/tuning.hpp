@@ -37,9 +37,11 @@ enum class Kernel {
                  ///< 1920x1080): the plain kernel's strips make the plain prefix, then each later
                  ///< stage's tiles (32x32 or 64x64) are made whole, with a halo of at most 7
                  ///< texels, by the group that completes their inputs (docs/DESIGN.md). Needs the quad path, a
-                 ///< built-in reduction, groupColumns 0, at most 5 stages, and a SourceImage only
-                 ///< with Fetch::Load or Auto; elsewhere an error naming the rule
-                 ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
+                 ///< built-in reduction, groupColumns 0, at most 5 stages, a SourceImage only
+                 ///< with Fetch::Load or Auto, and Fetch::LinearSampler on the FP32 path only for
+                 ///< 8-bit UNORM and SNORM formats (Fetch::Auto loads where the sampler is refused);
+                 ///< elsewhere an error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT). The
+                 ///< stages' shared memory is 15.3 KB at FP32.
 };
 
 /// Scheduling overrides for one generateMips call (MipGenInfo::tuning). Zero members mean the
