@@ -112,6 +112,10 @@ std::string stbReason() {
 // of 2048x1024 in 16 empty scans each load in 0.07 s (0.9 s under the sanitizers).
 constexpr int kMaxJpegScansPerComponent = 16;
 
+// Fill bytes (0xFF) a JPEG may have before its start marker (FF D8): the marker then lies in
+// stb_image's first 128-byte read (checkJpegSegments). Encoders write none.
+constexpr size_t kMaxJpegFillBytes = 126;
+
 // Walks a JPEG's segments as stb_image (Debian 12, 2022-09-08) will read them and refuses, before
 // stb sees them, a file that would make it read or write out of bounds or work without bound:
 // - a Huffman table whose 16 code counts add up to more than 256 symbols: stb builds it without
@@ -121,7 +125,11 @@ constexpr int kMaxJpegScansPerComponent = 16;
 //   mallocs its decoder state without clearing it, so such a table is whatever the heap held, and
 //   a Huffman decode indexed its 256 symbols with it, millions of entries off (UBSan in the fuzz
 //   test; which input failed depended on the inputs before it);
-// - a component named in more than kMaxJpegScansPerComponent scans.
+// - a component named in more than kMaxJpegScansPerComponent scans;
+// - a start marker (SOI) after more than kMaxJpegFillBytes fill bytes: stb reads through our
+//   callbacks in 128-byte buffers and, after testing the file's type, goes back only to the start
+//   of its current buffer, so past the first one it decoded the second buffer's bytes and then
+//   stale ones as the file (a Huffman table of 0xFF counts: out of bounds, found by tests/fuzz).
 // Entropy-coded data is skipped up to the next marker, as stb's decoder stops there; bytes past
 // the end read as 0, as stb reads them. Anything else stb refuses on its own (a second frame
 // header, a table number over 3, a scan before the frame header) is left to it. Returns false
@@ -136,6 +144,11 @@ bool checkJpegSegments(const uint8_t* d, size_t n, std::string* reason) {
     bool frame = false, progressive = false;
     int scanNumber = 0;
     size_t p = jpegStart(d, n);
+    if (p - 2 > kMaxJpegFillBytes) {  // p: just past the marker's D8
+        *reason = "unsupported JPEG: " + std::to_string(p - 2) + " fill bytes before its start marker (at most " +
+                  std::to_string(kMaxJpegFillBytes) + ")";
+        return false;
+    }
     while (p + 4 <= n) {
         if (d[p] != 0xFF) {
             ++p;  // entropy-coded data (or garbage stb will refuse): look for the next marker

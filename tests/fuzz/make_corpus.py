@@ -4,7 +4,9 @@ zero-sized, huge headers), for every type the vkspd CLI reads. The fuzz target s
 and the normal build replays them as regression tests (expected.txt says what each must give).
 Standard library only; run it again to regenerate the same bytes. The files it does not write
 are inputs the fuzzer found: jpeg_dht_*.jpg and jpeg_fill_bytes_before_soi.jpg made Debian's
-stb_image write out of bounds before image_load.cpp refused them, jpeg_entropy_shift_over_31.jpg
+stb_image write out of bounds before image_load.cpp refused them, and so did
+jpeg_fill_bytes_past_first_read.jpg, whose 128 fill bytes before its start marker made stb (through
+callbacks) decode from its second read on and then stale bytes (image_load.cpp refuses it), jpeg_entropy_shift_over_31.jpg
 trips its (harmless) shift overflow; png_empty_first_idat.png (written here) made it memcpy to a null
 pointer (samples/cli/stb_impl.cpp guards it); png_idat_length_past_end.png made it allocate 788 MB for
 an 83-byte file (image_load.cpp refuses it); png_chunk_length_past_end.png, whose third chunk
