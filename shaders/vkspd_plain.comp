@@ -95,7 +95,7 @@ shared uint sElected[2];
 layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptData { float keptData[]; };
 layout(set = 0, binding = VKSPD_BINDING_DATA) nonprivate readonly buffer KeptDataV4 { vec4 keptData4[]; };
 
-// A kept texel of one to three floats (kChannels; four take keptData4), each loaded once
+// A kept texel of one to three floats (DATA_CHANNELS; four take keptData4), each loaded once
 // (no dynamic component index: that put the texel in local memory).
 vec4 loadKeptNarrow(uint texel) {
     uint n = DATA_CHANNELS, base = (gDataBase + texel) * n;
