@@ -30,7 +30,8 @@ uint32_t dependencyMask(uint32_t extent, uint32_t first, uint32_t levels) {
     return mask;
 }
 
-uint32_t tilesFor(uint32_t extent) { return (extent + VKSPD_TILE - 1) / VKSPD_TILE; }
+// Tiles of `side` texels along an axis of `extent` texels.
+uint32_t tilesFor(uint32_t extent, uint32_t side = VKSPD_TILE) { return (extent + side - 1) / side; }
 
 bool oddAxis(uint32_t e) { return e > 1 && (e & 1u); }
 
@@ -48,7 +49,7 @@ uint32_t stageHalo(uint32_t extent, uint32_t source, uint32_t levels) {
 // texels, which it reads anyway. (A tile of only such texels completes with the one before it,
 // whose halo covers it, so one group would run the two one after the other.)
 uint32_t haloTilesFor(uint32_t extent, uint32_t halo, uint32_t side) {
-    const uint32_t n = (extent + side - 1) / side, rest = extent % side;
+    const uint32_t n = tilesFor(extent, side), rest = extent % side;
     return n > 1 && rest != 0 && rest <= halo ? n - 1 : n;
 }
 
@@ -374,8 +375,8 @@ shader::HaloPushConstants haloPushConstantsFor(const Plan& plan) {
         // Bits 5 and 6: the stage's last tile along x / y also owns a remainder (haloTilesFor);
         // bits 11-12: its tiles are 64 >> k texels a side.
         const uint32_t w = mipExtent(plan.width, st.firstLevel - 1), h = mipExtent(plan.height, st.firstLevel - 1);
-        const uint32_t absorbX = s > 0 && st.tilesX < (w + st.tile - 1) / st.tile ? 1u : 0u;
-        const uint32_t absorbY = s > 0 && st.tilesY < (h + st.tile - 1) / st.tile ? 1u : 0u;
+        const uint32_t absorbX = s > 0 && st.tilesX < tilesFor(w, st.tile) ? 1u : 0u;
+        const uint32_t absorbY = s > 0 && st.tilesY < tilesFor(h, st.tile) ? 1u : 0u;
         const uint32_t sideShift = s > 0 ? log2Of(VKSPD_TILE) - log2Of(st.tile) : 0u;
         pc.stage[s].shape = st.firstLevel | (absorbX << 5) | (absorbY << 6) | (st.levels << 8) | (sideShift << 11) |
                             (st.haloX << 16) | (st.haloY << 24);

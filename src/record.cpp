@@ -175,31 +175,6 @@ Result checkTilesPerGroup(const char* field, uint32_t per) {
                                       std::to_string(VKSPD_MAX_TILES_PER_GROUP));
 }
 
-// Kernel::Auto on a chain that is not plain: the halo-stage kernel where its plain prefix has at
-// least kAutoHaloPrefix levels and its scratch fits one range; else the general kernel stays.
-// Fetch::Auto keeps its choice (the linear sampler on NVIDIA), or loads where the halo kernel
-// refuses the sampler for this request. Measured on an H200 at first use (docs/PERFORMANCE.md,
-// "Auto from a prefix of 3 levels, through the sampler"): at a prefix of 3 levels as fast as the
-// general kernel for RGBA8 and RGBA16F at 1920x1080 and faster at 2560x1080, faster for R32F,
-// R32F Min from D32 and (at 1920x1080) RGBA32F, 4% slower for RGBA32F at 2560x1080; at 2
-// (1600x900) slower; the sampler faster than loads at every size it took.
-void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
-    if (req->plan.halo.stageCount == 0 || req->plan.halo.stages[0].levels < kAutoHaloPrefix) return;
-    const bool linearFetch = req->linearFetch;
-    if (info.fetch == Fetch::Auto && linearFetch && !haloKernelRefusal(tuning, *req).empty()) req->linearFetch = false;
-    if (!haloKernelRefusal(tuning, *req).empty()) {
-        req->linearFetch = linearFetch;
-        return;
-    }
-    useHaloStages(&req->plan, tuning.tilesPerGroup, req->decision.format.bytesPerTexel);
-    if (req->plan.dataBytes > rangeLimit || req->plan.counterBytes > rangeLimit) {
-        useGeneralKernel(req);
-        req->linearFetch = linearFetch;
-        return;
-    }
-    req->haloKernel = true;
-}
-
 // Why `refusal` (plainKernelRefusal or haloKernelRefusal) refuses the request, after Fetch::Auto
 // has yielded to loads where the kernel takes loads but not the linear sampler Auto chose: an
 // explicit kernel with Fetch::Auto runs wherever one of the two fetches lets it. Empty: allowed,
@@ -212,6 +187,28 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
     if (refusal(tuning, *req).empty()) return {};
     req->linearFetch = true;
     return why;
+}
+
+// Kernel::Auto on a chain that is not plain: the halo-stage kernel where its plain prefix has at
+// least kAutoHaloPrefix levels and its scratch fits one range; else the general kernel stays.
+// Fetch::Auto keeps its choice (the linear sampler on NVIDIA), or loads where the halo kernel
+// refuses the sampler for this request. Measured on an H200 at first use (docs/PERFORMANCE.md,
+// "Auto from a prefix of 3 levels, through the sampler"): at a prefix of 3 levels as fast as the
+// general kernel for RGBA8 and RGBA16F at 1920x1080 and faster at 2560x1080, faster for R32F,
+// R32F Min from D32 and (at 1920x1080) RGBA32F, 4% slower for RGBA32F at 2560x1080; at 2
+// (1600x900) slower when the rule was set (faster at first use since; larger bases with a prefix
+// of 2 not measured); the sampler faster than loads at every size it took.
+void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
+    if (req->plan.halo.stageCount == 0 || req->plan.halo.stages[0].levels < kAutoHaloPrefix) return;
+    const bool linearFetch = req->linearFetch;
+    if (!refusalAfterAutoFetch(haloKernelRefusal, tuning, info, req).empty()) return;
+    useHaloStages(&req->plan, tuning.tilesPerGroup, req->decision.format.bytesPerTexel);
+    if (req->plan.dataBytes > rangeLimit || req->plan.counterBytes > rangeLimit) {
+        useGeneralKernel(req);
+        req->linearFetch = linearFetch;
+        return;
+    }
+    req->haloKernel = true;
 }
 
 Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
