@@ -220,13 +220,8 @@ TEST_F(GpuTest, DepthSourceBuildsAConservativePyramid) {
             TestImage pyramid = h->createImage(c.color, w, hgt, levels, kChainUsage, layers);
             const std::vector<uint8_t> texels = randomTexels(c.depth, w, hgt * layers, w + hgt);
             h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-            vkspd::MipGenInfo info = chainInfo(pyramid);
+            vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
             info.reduction = c.reduction;
-            info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
-            info.source.image = depth.image;
-            info.source.format = c.depth;
-            info.source.extent = {w, hgt};
-            info.source.before = uploadedState();
             info.source.after = {VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL,
                                  VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
             vkspd::DispatchDescription d;

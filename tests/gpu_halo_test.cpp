@@ -134,14 +134,8 @@ TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
     TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
     const std::vector<uint8_t> texels = randomTexels(VK_FORMAT_D32_SFLOAT, w, ht, 99);
     h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    vkspd::MipGenInfo info = chainInfo(pyramid);
+    vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
     info.reduction = vkspd::Reduction::Min;
-    info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
-    info.source.image = depth.image;
-    info.source.format = VK_FORMAT_D32_SFLOAT;
-    info.source.extent = {w, ht};
-    info.source.before = uploadedState();
-    info.source.after = uploadedState();
     vkspd::Tuning tuning;
     tuning.kernel = vkspd::Kernel::HaloStages;
     info.tuning = &tuning;
@@ -162,51 +156,37 @@ TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
     vkspd::forgetImage(h->context, pyramid.image);
 }
 
-// What the kernel does not take is an error naming the rule (AutoTakesHaloStagesFromAPrefixOfThreeLevels
-// has Auto's rule).
 // An explicit kernel with Fetch::Auto runs where that kernel takes loads but refuses the linear
 // sampler Auto picks on NVIDIA GPUs (elsewhere Auto loads anyway): the halo-stage kernel on the
 // FP32 path of a 16-bit float format, the plain-chain kernel copying a colour source. Each then
 // loads; Fetch::LinearSampler itself stays an error there.
 TEST_F(GpuTest, ExplicitKernelsLoadWhereTheyRefuseTheSampler) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage and plain-chain kernels need quad operations";
-    vkspd::Tuning tuning;
-    Described d;
-    {
-        TestImage img = h->createImage(VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 11, kChainUsage);
-        vkspd::MipGenInfo info = chainInfo(img);
-        info.precision = vkspd::Precision::FP32;
-        tuning.kernel = vkspd::Kernel::HaloStages;
+    // `kernel` with Fetch::Auto on `info`: described, run by that kernel (`chosen`), through loads.
+    auto expectLoads = [&](vkspd::MipGenInfo info, vkspd::Kernel kernel, bool Described::*chosen) {
+        vkspd::Tuning tuning;
+        tuning.kernel = kernel;
         info.tuning = &tuning;
+        Described d;
         vkspd::Result r = describe(h->context, info, &d);
         ASSERT_TRUE(r.ok()) << r.message;
-        EXPECT_TRUE(d.haloStages);
+        EXPECT_TRUE(d.*chosen);
         EXPECT_FALSE(d.linearFetch);
         info.fetch = vkspd::Fetch::LinearSampler;
         EXPECT_FALSE(describe(h->context, info, &d).ok());
-        h->destroyImage(img);
-    }
+    };
+    TestImage img = h->createImage(VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, 11, kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.precision = vkspd::Precision::FP32;
+    expectLoads(info, vkspd::Kernel::HaloStages, &Described::haloStages);
     TestImage source = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 128, 64, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
     TestImage chain = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 128, 64, 8, kChainUsage);
-    vkspd::MipGenInfo info = chainInfo(chain);
-    info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
-    info.source.image = source.image;
-    info.source.format = VK_FORMAT_R8G8B8A8_UNORM;
-    info.source.extent = {128, 64};
-    info.source.before = uploadedState();
-    info.source.after = uploadedState();
-    tuning.kernel = vkspd::Kernel::PlainChain;
-    info.tuning = &tuning;
-    vkspd::Result r = describe(h->context, info, &d);
-    ASSERT_TRUE(r.ok()) << r.message;
-    EXPECT_TRUE(d.plainChain);
-    EXPECT_FALSE(d.linearFetch);
-    info.fetch = vkspd::Fetch::LinearSampler;
-    EXPECT_FALSE(describe(h->context, info, &d).ok());
-    h->destroyImage(source);
-    h->destroyImage(chain);
+    expectLoads(sourcedChainInfo(chain, source), vkspd::Kernel::PlainChain, &Described::plainChain);
+    for (TestImage* t : {&img, &source, &chain}) h->destroyImage(*t);
 }
 
+// What the kernel does not take is an error naming the rule (AutoTakesHaloStagesFromAPrefixOfThreeLevels
+// has Auto's rule).
 TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
     auto request = [&](uint32_t w, uint32_t ht, vkspd::Kernel kernel, vkspd::SubgroupPath path, Described* d) {
         TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, w, ht, vkspd::fullMipCount(w, ht), kChainUsage);
@@ -311,14 +291,8 @@ TEST_F(GpuTest, AutoTakesHaloStagesFromAPrefixOfThreeLevels) {
         // A Hi-Z pyramid from a depth source: from a prefix of 3 levels (1920x1080).
         TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
         TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, 1920, 1080, 11, kChainUsage);
-        vkspd::MipGenInfo info = chainInfo(pyramid);
+        vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
         info.reduction = vkspd::Reduction::Min;
-        info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
-        info.source.image = depth.image;
-        info.source.format = VK_FORMAT_D32_SFLOAT;
-        info.source.extent = {1920, 1080};
-        info.source.before = uploadedState();
-        info.source.after = uploadedState();
         ASSERT_TRUE(describe(h->context, info, &d).ok());
         EXPECT_EQ(d.haloStages, h->quad) << "Hi-Z at 1920x1080";
         info.source.extent = info.extent = {1600, 900};

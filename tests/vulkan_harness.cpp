@@ -462,6 +462,17 @@ vkspd::MipGenInfo chainInfo(const TestImage& t) {
     return info;
 }
 
+vkspd::MipGenInfo sourcedChainInfo(const TestImage& image, const TestImage& source) {
+    vkspd::MipGenInfo info = chainInfo(image);
+    info.before = {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE};
+    info.source.image = source.image;
+    info.source.format = source.format;
+    info.source.extent = {source.width, source.height};
+    info.source.before = uploadedState();
+    info.source.after = uploadedState();
+    return info;
+}
+
 std::vector<uint8_t> randomTexels(VkFormat format, uint32_t width, uint32_t height, uint32_t seed) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(format, &fi);

@@ -87,6 +87,9 @@ constexpr VkImageUsageFlags kChainUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_
 
 // The request for every level and layer of `image`, from uploadedState() to readbackState().
 vkspd::MipGenInfo chainInfo(const TestImage& image);
+// chainInfo(image) reading level 0 from `source` (MipGenInfo::source, uploadedState() before and
+// after), which the dispatch copies into the base level: the image's old contents are not read.
+vkspd::MipGenInfo sourcedChainInfo(const TestImage& image, const TestImage& source);
 
 // A host-visible, host-coherent buffer of `size` bytes with `usage`, mapped (failures abort the
 // test through the harness's checks); freeHostBuffer releases it.
