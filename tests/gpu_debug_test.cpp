@@ -129,6 +129,20 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
             EXPECT_EQ(rec.source, vkspd::OccupancySource::NotAvailable);
         }
     }
+    // The halo-stage kernel is made per channel count (OccupancyQueryInfo::channels); the other
+    // kernels compute four.
+    for (const vkspd::OccupancyRecord& rec : records) EXPECT_EQ(rec.channels, 4u) << rec.variant;
+    q.channels = 1;
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, q, &records).ok());
+    for (const vkspd::OccupancyRecord& rec : records) {
+        EXPECT_EQ(rec.channels, rec.haloStages ? 1u : 4u) << rec.variant;
+        EXPECT_EQ(rec.variant.find(" channels 1") != std::string::npos, rec.haloStages) << rec.variant;
+    }
+    for (uint32_t bad : {0u, 5u}) {
+        q.channels = bad;
+        EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok()) << bad;
+    }
+    q.channels = 4;
     q.reductions = {vkspd::Reduction::Custom};
     EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok());
 }
