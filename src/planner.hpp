@@ -53,8 +53,6 @@ struct HaloStagePlan {
 // The halo-stage kernel's stages for a chain, where it can run it: some level is not plain, the
 // first P >= kMinHaloPrefix levels are, and the stages fit VKSPD_HALO_MAX_STAGES.
 constexpr uint32_t kMinHaloPrefix = 2;
-// Kernel::Auto takes the halo-stage kernel from this prefix on (src/record.cpp, autoHaloStages).
-constexpr uint32_t kAutoHaloPrefix = 3;
 struct HaloPlan {
     uint32_t stageCount = 0;          // 0: the kernel does not take the chain (`refusal` says why)
     const char* refusal = "";

@@ -189,17 +189,16 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
     return why;
 }
 
-// Kernel::Auto on a chain that is not plain: the halo-stage kernel where its plain prefix has at
-// least kAutoHaloPrefix levels and its scratch fits one range; else the general kernel stays.
-// Fetch::Auto keeps its choice (the linear sampler on NVIDIA), or loads where the halo kernel
-// refuses the sampler for this request. Measured on an H200 at first use (docs/PERFORMANCE.md,
-// "Auto from a prefix of 3 levels, through the sampler"): at a prefix of 3 levels as fast as the
-// general kernel for RGBA8 and RGBA16F at 1920x1080 and faster at 2560x1080, faster for R32F,
-// R32F Min from D32 and (at 1920x1080) RGBA32F, 4% slower for RGBA32F at 2560x1080; at 2
-// (1600x900) slower when the rule was set (faster at first use since; larger bases with a prefix
-// of 2 not measured); the sampler faster than loads at every size it took.
+// Kernel::Auto on a chain that is not plain: the halo-stage kernel wherever it takes the chain (a
+// plain prefix of kMinHaloPrefix levels or more) and its scratch fits one range; else the general
+// kernel stays. Fetch::Auto keeps its choice (the linear sampler on NVIDIA), or loads where the
+// halo kernel refuses the sampler for this request. Measured on an H200 at first use
+// (docs/PERFORMANCE.md, "Halo stages"): as fast as the general kernel or faster at every prefix
+// and format timed (1280x720 to 3840x2160; at a prefix of 2, 1600x900 to 8196x8196: RGBA8 4100x4100
+// 85 against 130 us, R32F Min from D32 8196x8196 325 against 1014), but RGBA32F at 1280x720 and
+// 2560x1080 (4-5% slower); the sampler faster than loads at every size it took.
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
-    if (req->plan.halo.stageCount == 0 || req->plan.halo.stages[0].levels < kAutoHaloPrefix) return;
+    if (req->plan.halo.stageCount == 0) return;
     const bool linearFetch = req->linearFetch;
     if (!refusalAfterAutoFetch(haloKernelRefusal, tuning, info, req).empty()) return;
     useHaloStages(&req->plan, tuning.tilesPerGroup, req->decision.format.bytesPerTexel);
@@ -217,7 +216,7 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
     if (Result r = checkTilesPerGroup("tilesPerGroup", per); !r.ok()) return r;
     if (Result r = checkTilesPerGroup("tailTilesPerGroup", tuning.tailTilesPerGroup); !r.ok()) return r;
     if (tuning.kernel == Kernel::General) return {};
-    // The halo-stage kernel where asked for; Auto takes it from a prefix of kAutoHaloPrefix levels
+    // The halo-stage kernel where asked for; Auto takes it wherever it takes the chain
     // (autoHaloStages, below).
     if (tuning.kernel == Kernel::HaloStages) {
         const std::string refusal = refusalAfterAutoFetch(haloKernelRefusal, tuning, info, req);

@@ -185,7 +185,7 @@ TEST_F(GpuTest, ExplicitKernelsLoadWhereTheyRefuseTheSampler) {
     for (TestImage* t : {&img, &source, &chain}) h->destroyImage(*t);
 }
 
-// What the kernel does not take is an error naming the rule (AutoTakesHaloStagesFromAPrefixOfThreeLevels
+// What the kernel does not take is an error naming the rule (AutoTakesHaloStagesWhereItsRulesAllow
 // has Auto's rule).
 TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
     auto request = [&](uint32_t w, uint32_t ht, vkspd::Kernel kernel, vkspd::SubgroupPath path, Described* d) {
@@ -235,13 +235,13 @@ TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
     }
 }
 
-// Kernel::Auto takes the halo-stage kernel where the plain prefix has at least 3 levels
-// (1920x1080: 3; 1280x720: 4; 2560x1440: 5), with Fetch::Auto's choice (the general kernel's) where
-// the halo kernel takes it and loads where it does not, and keeps the general kernel at shorter
-// prefixes (1600x900: 2), on the LDS-only path, with group-ID tiling, and where the halo kernel's
-// scratch (bound as one range) is past the range limit, which the general kernel splits. The
-// 1280x720 chain it makes matches the reference.
-TEST_F(GpuTest, AutoTakesHaloStagesFromAPrefixOfThreeLevels) {
+// Kernel::Auto takes the halo-stage kernel wherever it takes the chain (1600x900: a prefix of 2;
+// 1920x1080: 3; 1280x720: 4; 2560x1440: 5), with Fetch::Auto's choice (the general kernel's) where
+// the halo kernel takes it and loads where it does not, and keeps the general kernel where the
+// halo kernel does not take the chain (254x254: a prefix of 1), on the LDS-only path, with
+// group-ID tiling, and where the halo kernel's scratch (bound as one range) is past the range
+// limit, which the general kernel splits. The 1280x720 chain it makes matches the reference.
+TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
     auto schedule = [&](vkspd::Context context, uint32_t w, uint32_t ht, uint32_t layers, vkspd::SubgroupPath path,
                         uint32_t groupColumns, Described* d, VkFormat format = VK_FORMAT_R8G8B8A8_UNORM,
                         vkspd::Precision precision = vkspd::Precision::Auto,
@@ -275,7 +275,12 @@ TEST_F(GpuTest, AutoTakesHaloStagesFromAPrefixOfThreeLevels) {
         EXPECT_EQ(d.levelsPerStage[0], 3u);
     }
     schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d);
-    EXPECT_FALSE(d.haloStages) << "a prefix of 2 levels";
+    EXPECT_EQ(d.haloStages, h->quad) << "a prefix of 2 levels";
+    if (h->quad) {
+        EXPECT_EQ(d.levelsPerStage[0], 2u);
+    }
+    schedule(h->context, 254, 254, 1, vkspd::SubgroupPath::Auto, 0, &d);
+    EXPECT_FALSE(d.haloStages) << "a prefix of 1 level";
     EXPECT_FALSE(d.plainChain);
     // RGBA16F on the FP32 path: the halo kernel refuses the sampler there (HaloStagesRefusalsNameTheRule),
     // so Auto takes it through loads, wherever Fetch::Auto would have taken the sampler.
@@ -288,7 +293,7 @@ TEST_F(GpuTest, AutoTakesHaloStagesFromAPrefixOfThreeLevels) {
     schedule(h->context, 1280, 720, 1, vkspd::SubgroupPath::Auto, 4, &d);
     EXPECT_FALSE(d.haloStages) << "group-ID tiling is the general kernel's";
     {
-        // A Hi-Z pyramid from a depth source: from a prefix of 3 levels (1920x1080).
+        // A Hi-Z pyramid from a depth source, at prefixes of 3 (1920x1080) and 2 (1600x900).
         TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, 1920, 1080, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
         TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, 1920, 1080, 11, kChainUsage);
         vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
@@ -302,7 +307,7 @@ TEST_F(GpuTest, AutoTakesHaloStagesFromAPrefixOfThreeLevels) {
         info.image = pyramid900.image;
         info.source.image = depth900.image;
         ASSERT_TRUE(describe(h->context, info, &d).ok());
-        EXPECT_FALSE(d.haloStages) << "Hi-Z at 1600x900: a prefix of 2 levels";
+        EXPECT_EQ(d.haloStages, h->quad) << "Hi-Z at 1600x900: a prefix of 2 levels";
         for (TestImage* t : {&depth, &pyramid, &depth900, &pyramid900}) h->destroyImage(*t);
     }
 

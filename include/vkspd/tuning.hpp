@@ -20,11 +20,9 @@ inline constexpr uint32_t kMaxTilesPerGroup = 32;
 /// Which single-pass shader records the dispatch. All give the same texels (within the
 /// tolerances of docs/FILTER.md; Min, Max and MinMax bit for bit) and are one dispatch.
 enum class Kernel {
-    Auto,        ///< PlainChain wherever its rules allow it; else HaloStages where the chain's
-                 ///< first 3 or more levels are plain and its rules allow it (Fetch::Auto keeps
-                 ///< its choice where they allow it, else loads) and its scratch fits one range;
-                 ///< General everywhere else (never an error). At a prefix of 2 (1600x900)
-                 ///< HaloStages measured slower (docs/PERFORMANCE.md).
+    Auto,        ///< PlainChain wherever its rules allow it; else HaloStages wherever its rules
+                 ///< allow it (Fetch::Auto keeps its choice where they allow it, else loads) and
+                 ///< its scratch fits one range; General everywhere else (never an error).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
                  ///< tiles (docs/DESIGN.md). Needs the quad path, a built-in reduction,
