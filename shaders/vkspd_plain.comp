@@ -607,7 +607,6 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
         vec3 wx = axisWeights(sAbove.x, g.x), wy = axisWeights(sAbove.y, g.y);
         ivec3 cx = min(2 * l.x + ivec3(0, 1, 2), ivec3(hi.x)), cy = min(2 * l.y + ivec3(0, 1, 2), ivec3(hi.y));
         vec4 acc = rIdentity();
-        uvec4 special = uvec4(0u);
         [[unroll]] for (int b = 0; b < 3; ++b) {
             if (wy[b] == 0.0) continue;
             f16vec4 t[3];
@@ -620,14 +619,15 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
             vec4 row = rIdentity();
             [[unroll]] for (int a = 0; a < 3; ++a) {
                 if (wx[a] == 0.0) continue;
-                vec4 value = vec4(t[a]);
-                if (!kFiniteValues) special |= nonFinite(value);
-                row = rAccumulate(row, value, wx[a]);
+                row = rAccumulate(row, vec4(t[a]), wx[a]);
             }
             acc = rAccumulate(acc, row, wy[b]);
         }
-        // Normalized values need neither the non-finite channels nor the clamps (the same texel).
-        VEC v = kFiniteValues ? VEC(acc) : toReal(finishReduce(acc, special));
+        // The taps are halves: a sum of finite ones exceeds the half maximum by float rounding at
+        // most (toReal saturates it) and never reaches the float maximum, so finishReduce's clamp,
+        // and the non-finite taps it needs to know, change nothing here (the same texel); Inf and
+        // NaN taps give Inf and NaN. Normalized values (kFiniteValues) need no saturation either.
+        VEC v = kFiniteValues ? VEC(acc) : toReal(acc);
         sPool[at + i] = LIVE_CHANNELS(v);
         if (l.x < own.x && l.y < own.y && l.y >= s0 && l.y < s1) {
             storeLevelInRange(level, g, vec4(v));

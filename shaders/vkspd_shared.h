@@ -79,7 +79,8 @@ typedef uint32_t uint;
 #define VKSPD_SPEC_COPY_BASE 2
 // vkspd_plain.comp built with VKSPD_HALO: true where every value the dispatch reads is finite and
 // within [-1, 1] (normalized formats without a source), so the halo passes track no Inf or NaN
-// and clamp nothing; its pipelines are made per value.
+// and clamp nothing (the FP16 variant's passes track none in any case: their taps are halves);
+// its pipelines are made per value.
 #define VKSPD_SPEC_FINITE 4
 // vkspd.comp built with VKSPD_DATA_RANGES = N > 1 (at run time, only for scratch data larger than
 // one storage-buffer range, maxStorageBufferRange): the data is N consecutive ranges of

@@ -98,10 +98,12 @@ TEST_F(GpuTest, HaloStagesKeepTexelsOfEveryWidth) {
     }
 }
 
-// Float formats keep the halo passes' non-finite tracking and clamps (normalized formats skip
-// them: VKSPD_SPEC_FINITE). A block of each format's largest value (at FP32 three-tap weights that
-// sum past 1 would round FLT_MAX up to Inf without the clamp), NaN, +Inf and -Inf: RGBA16F on the
-// FP16 path, RGBA32F on the FP32 path, against the reference.
+// Float formats keep the halo passes' clamps (normalized formats skip them: VKSPD_SPEC_FINITE) and,
+// on the FP32 path, the non-finite tracking the clamp at the float maximum needs (the FP16 path's
+// taps are halves, which never reach it). A block of each format's largest value (at FP32 three-tap
+// weights that sum past 1 would round FLT_MAX up to Inf without the clamp; on the FP16 path 65504
+// must not become Inf either), NaN, +Inf and -Inf: RGBA16F on the FP16 path, RGBA32F on the FP32
+// path, against the reference.
 TEST_F(GpuTest, HaloStagesKeepFloatSpecials) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
     const uint32_t w = 260;
