@@ -403,9 +403,8 @@ std::string helpText() {
            "                     reductions), the general kernel (every size) or the halo-stage\n"
            "                     kernel (chains whose first two or more levels are plain and a\n"
            "                     later one is not, such as 1920x1080); the same output. Default\n"
-           "                     auto: plain where it applies, else halo where the first 3 or more\n"
-           "                     levels are plain (1920x1080, 1280x720, 2560x1440, 3840x2160),\n"
-           "                     else general\n"
+           "                     auto: plain where it applies, else halo where it applies\n"
+           "                     (1920x1080, 1600x900, 2560x1440, 3840x2160), else general\n"
            "  --tiles-per-group N  plain-chain kernel and the halo-stage kernel's prefix: 64x64\n"
            "                     tiles one group reduces, a power of two from 1 to " +
            std::to_string(vkspd::kMaxTilesPerGroup) + "\n"
