@@ -23,18 +23,21 @@ int main() {
     query.pipelineExecutableInfoEnabled = true;
     query.reductions = {vkspd::Reduction::Average, vkspd::Reduction::Min, vkspd::Reduction::Max,
                         vkspd::Reduction::MinMax};
-    // Every variant with four channels, then the halo-stage kernel with one (a Hi-Z pyramid's
-    // R32F, R8) and two (MinMax).
+    // Every variant with four channels and texel loads, then the halo-stage kernel with one (a
+    // Hi-Z pyramid's R32F, R8) and two (MinMax), then the plain-chain and halo-stage kernels
+    // through the linear sampler (their names end in "linear").
     std::vector<vkspd::OccupancyRecord> records;
     vkspd::Result r = vkspd::queryOccupancy(context, query, &records);
-    for (uint32_t channels : {1u, 2u}) {
-        if (!r.ok()) break;
-        std::vector<vkspd::OccupancyRecord> more;
-        query.channels = channels;
-        r = vkspd::queryOccupancy(context, query, &more);
-        for (vkspd::OccupancyRecord& rec : more)
-            if (rec.haloStages) records.push_back(std::move(rec));
-    }
+    for (bool linear : {false, true})
+        for (uint32_t channels : {1u, 2u, 4u}) {
+            if (!r.ok() || (!linear && channels == 4)) continue;
+            std::vector<vkspd::OccupancyRecord> more;
+            query.channels = channels;
+            query.linearFetch = linear;
+            r = vkspd::queryOccupancy(context, query, &more);
+            for (vkspd::OccupancyRecord& rec : more)
+                if (rec.haloStages || (rec.plainChain && channels == 4)) records.push_back(std::move(rec));
+        }
     vkspd::destroyContext(context);
     if (!r.ok()) {
         std::fprintf(stderr, "vkspd-pipeline-stats: %s\n", r.message.c_str());

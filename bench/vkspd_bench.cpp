@@ -195,6 +195,7 @@ struct Method {
     bool chosenFp16 = false, chosenQuad = false;  // "vkspd default": what Auto resolved to
     bool chosenPlain = false;
     bool chosenHalo = false;   // the default row: Kernel::Auto took the halo-stage kernel
+    bool chosenLinear = false;  // the default row: Fetch::Auto took the linear sampler
 };
 
 struct Buffer {
@@ -1212,22 +1213,25 @@ std::vector<vkspd::OccupancyRecord> queryOccupancyAlone(const Args& a) {
                 q.reductions.push_back(c.reduction);
     if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &occupancy); !r.ok())
         std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
-    // The halo-stage kernel is made per channel count (OccupancyRecord::channels): its records
-    // for the rows' other counts.
-    std::vector<uint32_t> counts;
+    // The plain-chain and halo-stage kernels are made per fetch (OccupancyRecord::linearFetch),
+    // the halo-stage kernel per channel count as well (OccupancyRecord::channels): their records
+    // for the linear fetch and for the rows' other counts.
+    std::vector<uint32_t> counts = {4};
     for (const std::string& key : split(a.formatsArg))
         for (const FormatChoice& c : kFormats)
-            if (key == c.key && std::find(counts.begin(), counts.end(), rowChannels(c)) == counts.end() &&
-                rowChannels(c) != 4)
+            if (key == c.key && std::find(counts.begin(), counts.end(), rowChannels(c)) == counts.end())
                 counts.push_back(rowChannels(c));
-    for (uint32_t n : counts) {
-        std::vector<vkspd::OccupancyRecord> more;
-        q.channels = n;
-        if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &more); !r.ok())
-            std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
-        for (vkspd::OccupancyRecord& rec : more)
-            if (rec.haloStages) occupancy.push_back(std::move(rec));
-    }
+    for (bool linear : {false, true})
+        for (uint32_t n : counts) {
+            if (!linear && n == 4) continue;  // the first query's
+            std::vector<vkspd::OccupancyRecord> more;
+            q.channels = n;
+            q.linearFetch = linear;
+            if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &more); !r.ok())
+                std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
+            for (vkspd::OccupancyRecord& rec : more)
+                if (rec.haloStages || (rec.plainChain && n == 4)) occupancy.push_back(std::move(rec));
+        }
     vkspd::destroyContext(sc);
     closeGpu(sg);
     return occupancy;
@@ -1254,9 +1258,11 @@ struct Bench {
                            (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenPlain);
         const bool halo = m.tuning.kernel == vkspd::Kernel::HaloStages ||
                           (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenHalo);
+        const bool linear = m.fetch == vkspd::Fetch::LinearSampler || (m.fetch == vkspd::Fetch::Auto && m.chosenLinear);
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
-                r.plainChain == plain && r.haloStages == halo && (!halo || r.channels == rowChannels(row)))
+                r.plainChain == plain && r.haloStages == halo && (!halo || r.channels == rowChannels(row)) &&
+                (!(plain || halo) || r.linearFetch == linear))
                 return &r;
         return nullptr;
     }
@@ -1341,6 +1347,7 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             def.chosenQuad = d.quad;
             def.chosenPlain = sd.plainChain;
             def.chosenHalo = sd.haloStages;
+            def.chosenLinear = d.linearFetch;
             def.name += std::string(" (") + (sd.plainChain ? "plain " : sd.haloStages ? "halo " : "") +
                         (d.fp16 ? "fp16" : "fp32") +
                         (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +

@@ -90,6 +90,10 @@ typedef uint32_t uint;
 // vkspd_plain.comp built with VKSPD_HALO: pc.channels (1 to 4), so the kernel computes only the
 // channels the texels have (vkspd_common.glsl, LIVE_CHANNELS); its pipelines are made per value.
 #define VKSPD_SPEC_CHANNELS 5
+// vkspd_plain.comp (both kernels): true where level 1 is fetched through the linear sampler
+// (VKSPD_FLAG_LINEAR_FETCH is set as well), false where through texel loads; its pipelines are
+// made per value, so neither carries the other's fetch code (docs/PERFORMANCE.md).
+#define VKSPD_SPEC_LINEAR 6
 #define VKSPD_MAX_DATA_RANGES 4
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).

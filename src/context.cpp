@@ -564,7 +564,7 @@ Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, Cu
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
-                        bool copyBase, bool halo, bool finiteValues, uint32_t channels) {
+                        bool copyBase, bool halo, bool finiteValues, uint32_t channels, bool linearFetch) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
@@ -577,11 +577,12 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     Specialization specialization;
     const bool finite = halo && finiteValues;
     const uint32_t specialChannels = halo ? channels : 0;  // the plain-chain kernel computes four
-    specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase);
+    specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase).add(VKSPD_SPEC_LINEAR, linearFetch);
     if (halo) specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels);
     // One bit per flag, then the reduction and the channel count.
     const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
-                         uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10;
+                         uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10 |
+                         uint32_t(linearFetch) << 13;
     return cachedEmbeddedPipeline(c, c->plainPipelines[key], embeddedPlainSpirv(reduction, fp16, halo), half, out,
                                   &specialization.info);
 }

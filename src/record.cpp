@@ -687,7 +687,8 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
     if (req.plainKernel || req.haloKernel)
         return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
-                                req.hasSource, req.haloKernel, normalizedValues(req), req.plan.channels);
+                                req.hasSource, req.haloKernel, normalizedValues(req), req.plan.channels,
+                                req.linearFetch);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan), req.plan.dataRangeShift);
 }

@@ -143,6 +143,18 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
         EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok()) << bad;
     }
     q.channels = 4;
+    // The plain-chain and halo-stage kernels are made per fetch (OccupancyQueryInfo::linearFetch);
+    // the general kernel carries both.
+    for (bool linear : {false, true}) {
+        q.linearFetch = linear;
+        ASSERT_TRUE(vkspd::queryOccupancy(h->context, q, &records).ok());
+        for (const vkspd::OccupancyRecord& rec : records) {
+            const bool perFetch = rec.plainChain || rec.haloStages;
+            EXPECT_EQ(rec.linearFetch, perFetch && linear) << rec.variant;
+            EXPECT_EQ(rec.variant.find(" linear") != std::string::npos, perFetch && linear) << rec.variant;
+        }
+    }
+    q.linearFetch = false;
     q.reductions = {vkspd::Reduction::Custom};
     EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok());
 }

@@ -95,6 +95,10 @@ struct OccupancyRecord {
     /// The channels per texel the record's pipeline computes: OccupancyQueryInfo::channels for
     /// halo-stage records, 4 for the others (they compute four whatever the format).
     uint32_t channels = 4;
+    /// The plain-chain and halo-stage kernels' level-1 fetch: OccupancyQueryInfo::linearFetch
+    /// for their records (the linear sampler, else texel loads), false for the general kernel's
+    /// (which carries both).
+    bool linearFetch = false;
     OccupancySource source = OccupancySource::NotAvailable;  ///< Where the resources come from.
     PipelineResources resources;       ///< What one group uses (registers 0: unknown).
     SmLimits limits;                   ///< What one SM holds (zero members: unknown).
@@ -116,11 +120,17 @@ struct OccupancyQueryInfo {
     /// for: generateMips makes that kernel per channel count of the format (2 for MinMax), and it
     /// computes only those. The other kernels compute four whatever the format.
     uint32_t channels = 4;
+    /// The plain-chain and halo-stage records' level-1 fetch: true for the pipelines that fetch
+    /// through the linear sampler (what Fetch::Auto takes on NVIDIA), false for those that load
+    /// texels. generateMips makes those kernels per fetch, each carrying only its own; the
+    /// general kernel carries both.
+    bool linearFetch = false;
 };
 
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
-/// Context can run, then FP32/FP16 of the plain-chain kernel where the device has quad
-/// operations; their names say "plain") of each requested reduction, and for each FP16 variant a
+/// Context can run, then FP32/FP16 of the plain-chain and halo-stage kernels where the device has
+/// quad operations; their names say "plain" and "halo", and end in "linear" for the linear
+/// fetch) of each requested reduction, and for each FP16 variant a
 /// second record with halfDenormals set where the device preserves 16-bit denormals (the flavour
 /// 16-bit float formats get). The normal pipelines are not touched: driver
 /// statistics come from temporary pipelines destroyed before returning. Errors: a null context
