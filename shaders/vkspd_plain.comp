@@ -165,8 +165,9 @@ layout(constant_id = VKSPD_SPEC_FINITE) const bool kFiniteValues = false;
 #endif
 
 // Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
-// sample at the shared corner of its 2x2 (kLinearFetch; the sampler clamps to the edge), or four
-// texel fetches at coordinates clamped to the image. Texels past the image are
+// sample at the shared corner of its 2x2 (kLinearFetch, or VKSPD_FLAG_LINEAR_FETCH in a pipeline
+// made for loads; the sampler clamps to the edge), or four texel fetches at coordinates clamped to
+// the image. Texels past the image are
 // never stored, and an axis of one texel reads its only texel twice, which is its reduction.
 // With a MipGenInfo::source (kCopyBase, never with the linear fetch: the library does not pair
 // them here) each lane also stores the four texels it read into the base level, so the copy costs
@@ -183,7 +184,7 @@ vec4 fetchSourceStep(ivec2 tile, ivec2 m, int j) {
         }
         return reduce4f(f[0], f[1], f[2], f[3]);
     }
-    if (kLinearFetch) return linearCorner(t);
+    if (kLinearFetch || (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u) return linearCorner(t);
     ivec2 hi = ivec2(s0) - 1;
     return reduce4f(sourceTexel(min(t, hi)), sourceTexel(min(t + ivec2(1, 0), hi)),
                     sourceTexel(min(t + ivec2(0, 1), hi)), sourceTexel(min(t + ivec2(1, 1), hi)));

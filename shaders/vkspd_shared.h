@@ -91,8 +91,10 @@ typedef uint32_t uint;
 // channels the texels have (vkspd_common.glsl, LIVE_CHANNELS); its pipelines are made per value.
 #define VKSPD_SPEC_CHANNELS 5
 // vkspd_plain.comp (both kernels): true where level 1 is fetched through the linear sampler
-// (VKSPD_FLAG_LINEAR_FETCH is set as well), false where through texel loads; its pipelines are
-// made per value, so neither carries the other's fetch code (docs/PERFORMANCE.md).
+// (VKSPD_FLAG_LINEAR_FETCH is set as well): the pipeline carries no load path. False where through
+// texel loads: the pipeline keeps both paths behind the flag, as without the constant, because
+// without the sampler's path the FP16 plain kernel took 64 registers instead of 48 and its loads
+// ran 7-9% slower (docs/PERFORMANCE.md). Its pipelines are made per value.
 #define VKSPD_SPEC_LINEAR 6
 #define VKSPD_MAX_DATA_RANGES 4
 

@@ -97,7 +97,7 @@ struct OccupancyRecord {
     uint32_t channels = 4;
     /// The plain-chain and halo-stage kernels' level-1 fetch: OccupancyQueryInfo::linearFetch
     /// for their records (the linear sampler, else texel loads), false for the general kernel's
-    /// (which carries both).
+    /// (one pipeline for both).
     bool linearFetch = false;
     OccupancySource source = OccupancySource::NotAvailable;  ///< Where the resources come from.
     PipelineResources resources;       ///< What one group uses (registers 0: unknown).
@@ -121,9 +121,9 @@ struct OccupancyQueryInfo {
     /// computes only those. The other kernels compute four whatever the format.
     uint32_t channels = 4;
     /// The plain-chain and halo-stage records' level-1 fetch: true for the pipelines that fetch
-    /// through the linear sampler (what Fetch::Auto takes on NVIDIA), false for those that load
-    /// texels. generateMips makes those kernels per fetch, each carrying only its own; the
-    /// general kernel carries both.
+    /// through the linear sampler (what Fetch::Auto takes on NVIDIA; they carry no load path),
+    /// false for those that load texels. generateMips makes those kernels per fetch; the general
+    /// kernel has one pipeline for both.
     bool linearFetch = false;
 };
 
