@@ -1393,18 +1393,20 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
     };
     // The plain-chain kernel where the chain is plain: FP16 (where the format allows it)
     // and FP32, linear-sampler fetch (where allowed) and loads, the library's tiles per
-    // group; then the tiles sweep on the FP16 (else FP32) linear (else load) variant.
+    // group. The tiles sweep on the first of them (FP16, else FP32; linear, else load) runs right
+    // after it, so those rows follow their own pipeline (each fetch is a pipeline of its own).
     {
         const std::vector<Method> plain = kernelVariants("plain", vkspd::Kernel::PlainChain);
         if (!plain.empty()) {
             const Method base = plain.front();
-            for (const Method& m : plain) methods.push_back(m);
+            methods.push_back(base);
             for (uint32_t n : lists.tileCounts) {
                 Method m = base;
                 m.name += " tiles " + std::to_string(n);
                 m.tuning.tilesPerGroup = n;
                 methods.push_back(m);
             }
+            methods.insert(methods.end(), plain.begin() + 1, plain.end());
         }
     }
     // The halo-stage kernel (Kernel::HaloStages) where it takes the chain.
