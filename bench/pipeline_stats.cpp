@@ -3,6 +3,7 @@
 // vkspd::queryOccupancy on temporary pipelines. The input for occupancy work
 // (docs/PERFORMANCE.md). A developer tool: one line per variant, "VARIANT: name=value; ...".
 #include "gpu.hpp"  // samples/common/ (vkspd_tools_timing)
+#include "occupancy.hpp"
 
 #include <vkspd/debug.hpp>
 
@@ -27,17 +28,7 @@ int main() {
     // Hi-Z pyramid's R32F, R8) and two (MinMax), then the plain-chain and halo-stage kernels
     // through the linear sampler (their names end in "linear").
     std::vector<vkspd::OccupancyRecord> records;
-    vkspd::Result r = vkspd::queryOccupancy(context, query, &records);
-    for (bool linear : {false, true})
-        for (uint32_t channels : {1u, 2u, 4u}) {
-            if (!r.ok() || (!linear && channels == 4)) continue;
-            std::vector<vkspd::OccupancyRecord> more;
-            query.channels = channels;
-            query.linearFetch = linear;
-            r = vkspd::queryOccupancy(context, query, &more);
-            for (vkspd::OccupancyRecord& rec : more)
-                if (rec.haloStages || (rec.plainChain && channels == 4)) records.push_back(std::move(rec));
-        }
+    const vkspd::Result r = queryEveryFlavour(context, query, {1u, 2u}, &records);
     vkspd::destroyContext(context);
     if (!r.ok()) {
         std::fprintf(stderr, "vkspd-pipeline-stats: %s\n", r.message.c_str());

@@ -15,6 +15,7 @@
 #include <vkspd/vkspd.hpp>
 
 #include "gpu.hpp"  // samples/common/ (vkspd_tools_timing)
+#include "occupancy.hpp"
 
 #include "clean_timings.hpp"
 #include "warm_up.hpp"
@@ -1211,27 +1212,15 @@ std::vector<vkspd::OccupancyRecord> queryOccupancyAlone(const Args& a) {
         for (const FormatChoice& c : kFormats)
             if (key == c.key && std::find(q.reductions.begin(), q.reductions.end(), c.reduction) == q.reductions.end())
                 q.reductions.push_back(c.reduction);
-    if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &occupancy); !r.ok())
-        std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
     // The plain-chain and halo-stage kernels are made per fetch (OccupancyRecord::linearFetch),
-    // the halo-stage kernel per channel count as well (OccupancyRecord::channels): their records
-    // for the linear fetch and for the rows' other counts.
-    std::vector<uint32_t> counts = {4};
+    // the halo-stage kernel per channel count as well (OccupancyRecord::channels): the rows' counts.
+    std::vector<uint32_t> counts;
     for (const std::string& key : split(a.formatsArg))
         for (const FormatChoice& c : kFormats)
             if (key == c.key && std::find(counts.begin(), counts.end(), rowChannels(c)) == counts.end())
                 counts.push_back(rowChannels(c));
-    for (bool linear : {false, true})
-        for (uint32_t n : counts) {
-            if (!linear && n == 4) continue;  // the first query's
-            std::vector<vkspd::OccupancyRecord> more;
-            q.channels = n;
-            q.linearFetch = linear;
-            if (vkspd::Result r = vkspd::queryOccupancy(sc, q, &more); !r.ok())
-                std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
-            for (vkspd::OccupancyRecord& rec : more)
-                if (rec.haloStages || (rec.plainChain && n == 4)) occupancy.push_back(std::move(rec));
-        }
+    if (vkspd::Result r = queryEveryFlavour(sc, q, counts, &occupancy); !r.ok())
+        std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
     vkspd::destroyContext(sc);
     closeGpu(sg);
     return occupancy;

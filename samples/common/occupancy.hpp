@@ -1,0 +1,43 @@
+// Occupancy records of every pipeline flavour generateMips builds, for the developer tools
+// (vkspd-bench's occupancy column, vkspd-pipeline-stats).
+#pragma once
+
+#include <vkspd/debug.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace vkspd_tools {
+
+// queryOccupancy's records for `query` as given (four channels, texel loads: every kernel), then
+// those of the flavours generateMips also builds of the plain-chain and halo-stage kernels: the
+// halo-stage kernel at each other count in `channels`, and both kernels through the linear
+// sampler (OccupancyRecord::linearFetch; the halo-stage kernel at every count in `channels`
+// and four). Appends to `records`; stops at the first error and returns it, with the records
+// appended until then.
+inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQueryInfo query,
+                                       const std::vector<uint32_t>& channels,
+                                       std::vector<vkspd::OccupancyRecord>* records) {
+    std::vector<vkspd::OccupancyRecord> found;
+    query.channels = 4;
+    query.linearFetch = false;
+    vkspd::Result r = vkspd::queryOccupancy(context, query, &found);
+    for (vkspd::OccupancyRecord& rec : found) records->push_back(std::move(rec));
+    std::vector<uint32_t> counts;
+    for (uint32_t n : channels)
+        if (n != 4) counts.push_back(n);
+    counts.push_back(4);
+    for (bool linear : {false, true})
+        for (uint32_t n : counts) {
+            if (!r.ok()) return r;
+            if (!linear && n == 4) continue;  // the first query's
+            query.channels = n;
+            query.linearFetch = linear;
+            r = vkspd::queryOccupancy(context, query, &found);
+            for (vkspd::OccupancyRecord& rec : found)
+                if (rec.haloStages || (rec.plainChain && n == 4)) records->push_back(std::move(rec));
+        }
+    return r;
+}
+
+}  // namespace vkspd_tools
