@@ -167,8 +167,8 @@ layout(constant_id = VKSPD_SPEC_FINITE) const bool kFiniteValues = false;
 // Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
 // sample at the shared corner of its 2x2 (kLinearFetch, or VKSPD_FLAG_LINEAR_FETCH in a pipeline
 // made for loads; the sampler clamps to the edge), or four texel fetches at coordinates clamped to
-// the image. Texels past the image are
-// never stored, and an axis of one texel reads its only texel twice, which is its reduction.
+// the image. Texels past the image are never stored, and an axis of one texel reads its only
+// texel twice, which is its reduction.
 // With a MipGenInfo::source (kCopyBase, never with the linear fetch: the library does not pair
 // them here) each lane also stores the four texels it read into the base level, so the copy costs
 // no second read of the source.
