@@ -5,6 +5,8 @@
 
 #include <vkspd/debug.hpp>
 
+#include "occupancy.hpp"  // samples/common: the tools' queryEveryFlavour
+
 #include <algorithm>
 #include <cstring>
 
@@ -157,6 +159,42 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
     q.linearFetch = false;
     q.reductions = {vkspd::Reduction::Custom};
     EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok());
+}
+
+// The tools' queryEveryFlavour (vkspd-bench, vkspd-pipeline-stats): every kernel's records at four
+// channels with loads, then each flavour generateMips also builds of the plain-chain and
+// halo-stage kernels exactly once: the halo-stage kernel at each requested count with loads, and
+// both kernels through the linear sampler (the halo-stage kernel at those counts and four).
+TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
+    std::vector<vkspd::OccupancyRecord> base, every;
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, {}, &base).ok());
+    ASSERT_TRUE(vkspd_tools::queryEveryFlavour(h->context, {}, {1u, 4u}, &every).ok());
+    ASSERT_GE(every.size(), base.size());
+    for (size_t i = 0; i < base.size(); ++i) EXPECT_EQ(every[i].variant, base[i].variant);
+    std::vector<std::string> names;
+    size_t plainLinear = 0, haloOne = 0, haloOneLinear = 0, haloFourLinear = 0;
+    for (const vkspd::OccupancyRecord& rec : every) {
+        EXPECT_EQ(std::count(names.begin(), names.end(), rec.variant), 0) << rec.variant;
+        names.push_back(rec.variant);
+        if (!rec.plainChain && !rec.haloStages) {
+            EXPECT_FALSE(rec.linearFetch) << rec.variant;
+            EXPECT_EQ(rec.channels, 4u) << rec.variant;
+        }
+        if (rec.plainChain) {
+            EXPECT_EQ(rec.channels, 4u) << rec.variant;
+        }
+        plainLinear += rec.plainChain && rec.linearFetch ? 1 : 0;
+        haloOne += rec.haloStages && rec.channels == 1 && !rec.linearFetch ? 1 : 0;
+        haloOneLinear += rec.haloStages && rec.channels == 1 && rec.linearFetch ? 1 : 0;
+        haloFourLinear += rec.haloStages && rec.channels == 4 && rec.linearFetch ? 1 : 0;
+    }
+    size_t plainLoads = 0;
+    for (const vkspd::OccupancyRecord& rec : base) plainLoads += rec.plainChain ? 1 : 0;
+    EXPECT_EQ(plainLinear, plainLoads);
+    EXPECT_EQ(haloOne, plainLoads);
+    EXPECT_EQ(haloOneLinear, plainLoads);
+    EXPECT_EQ(haloFourLinear, plainLoads);
+    EXPECT_EQ(every.size(), base.size() + 4 * plainLoads);
 }
 
 // usesHalfDenormalFlavour says which FP16 record of queryOccupancy a format's pipelines are: the
