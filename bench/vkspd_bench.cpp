@@ -89,8 +89,9 @@ const char* kUsageText =
     "tiling in strips of N tiles). Where the chain is plain (every level a 2x2 reduction), the\n"
     "plain-chain kernel (Kernel::PlainChain): vkspd plain fp16|fp32 linear|load with the\n"
     "library's tiles per group, and 'vkspd plain ... tiles N' for each N of --tiles. Where the\n"
-    "halo-stage kernel takes the chain (Kernel::HaloStages: a plain prefix of two or more\n"
-    "levels, then an odd one), vkspd halo fp16|fp32 linear|load.\n"
+    "halo-stage kernel takes the chain (Kernel::HaloStages: a chain with an odd level, after a\n"
+    "plain prefix of two or more levels or from the base in tiles with a halo), vkspd halo\n"
+    "fp16|fp32 linear|load (no linear row where the base or level 1 is odd).\n"
     "The Hi-Z row (--formats d32-min, reported as R32_SFLOAT-Min-D32): a depth pyramid, an\n"
     "R32_SFLOAT image made with Reduction::Min from a D32_SFLOAT depth image (depth in [0, 1])\n"
     "given as MipGenInfo::source: the dispatch copies it into level 0 and reduces the levels\n"
@@ -197,6 +198,7 @@ struct Method {
     bool chosenPlain = false;
     bool chosenHalo = false;   // the default row: Kernel::Auto took the halo-stage kernel
     bool chosenLinear = false;  // the default row: Fetch::Auto took the linear sampler
+    bool oddBase = false;       // the halo-stage kernel runs with stage 0 on an odd base
 };
 
 struct Buffer {
@@ -1251,7 +1253,7 @@ struct Bench {
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
                 r.plainChain == plain && r.haloStages == halo && (!halo || r.channels == rowChannels(row)) &&
-                (!(plain || halo) || r.linearFetch == linear))
+                (!(plain || halo) || r.linearFetch == linear) && (!halo || r.oddBase == m.oddBase))
                 return &r;
         return nullptr;
     }
@@ -1337,10 +1339,14 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             def.chosenPlain = sd.plainChain;
             def.chosenHalo = sd.haloStages;
             def.chosenLinear = d.linearFetch;
+            def.oddBase = sd.haloStages && sd.oddBaseStage;
             def.name += std::string(" (") + (sd.plainChain ? "plain " : sd.haloStages ? "halo " : "") +
                         (d.fp16 ? "fp16" : "fp32") +
                         (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
-                        (sd.plainChain || sd.haloStages ? " tiles " + std::to_string(sd.tilesPerGroup) : "") +
+                        (sd.plainChain || (sd.haloStages && !sd.oddBaseStage)
+                             ? " tiles " + std::to_string(sd.tilesPerGroup)
+                             : "") +
+                        (sd.oddBaseStage ? " odd base" : "") +
                         (sd.plainChain && sd.tailTilesPerGroup != sd.tilesPerGroup
                              ? " tail " + std::to_string(sd.tailTilesPerGroup)
                              : "") +
@@ -1375,7 +1381,12 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
                          vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
                 m.tuning.kernel = kernel;
                 vkspd::DispatchDescription d;
-                if (vkspd::describeDispatch(context, infoFor(s, m), &d).ok()) variants.push_back(m);
+                vkspd::ScheduleDescription sd;
+                if (!vkspd::describeDispatch(context, infoFor(s, m), &d).ok() ||
+                    !vkspd::describeSchedule(context, infoFor(s, m), &sd).ok())
+                    continue;
+                m.oddBase = sd.haloStages && sd.oddBaseStage;
+                variants.push_back(m);
             }
         }
         return variants;

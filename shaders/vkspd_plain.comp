@@ -162,6 +162,7 @@ layout(constant_id = VKSPD_SPEC_COPY_BASE) const bool kCopyBase = false;
 layout(constant_id = VKSPD_SPEC_LINEAR) const bool kLinearFetch = false;
 #if VKSPD_HALO
 layout(constant_id = VKSPD_SPEC_FINITE) const bool kFiniteValues = false;
+layout(constant_id = VKSPD_SPEC_ODD_BASE) const bool kOddBase = false;
 #endif
 
 // Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
@@ -524,6 +525,9 @@ shared uint sElectedTile[4];
 // are pending.
 ivec3 gPending[4 * VKSPD_HALO_MAX_STAGES];
 int gPendingCount = 0;
+// With kOddBase, set while a tile of stage 0 runs: its level-1 passes read their taps from the
+// base (sourceTexel) where the later stages' read the kept texels.
+bool gBasePass = false;
 
 int haloFirst(int s) { return int(pc.stage[s].shape & 31u); }
 int haloLevels(int s) { return int((pc.stage[s].shape >> 8u) & 7u); }
@@ -595,9 +599,10 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
     uvec2 sAbove = levelExtent(level - 1);
     int count = (r1 - r0) * width;
     ivec2 hi = aboveN - 1;
+    bool fromBase = kOddBase && gBasePass && fromKept;
     // Row y of the region above (relative to it) starts at data texel rowAt + y * stride, or at
-    // sPool[rowAt + y * stride].
-    int rowAt = fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
+    // sPool[rowAt + y * stride]; from the base, at texel 2 * o + (0, y).
+    int rowAt = fromBase ? 0 : fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
     int stride = fromKept ? int(sAbove.x) : aboveN.x;
     // A fixed number of rounds with a test, not a loop that each lane leaves after its own count:
     // with that loop, lavapipe (Mesa 22.3, LLVM 15) computed wrong texels in the second tile a
@@ -613,7 +618,11 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
             if (wy[b] == 0.0) continue;
             f16vec4 t[3];
             int rowStart = rowAt + cy[b] * stride;
-            if (fromKept) {
+            if (fromBase) {
+                // The format's values fit halves (the FP16 variants run no other): the same taps.
+                // (All nine at once: RGBA8 6% slower at 4095x4095 on an H200, docs/PERFORMANCE.md.)
+                [[unroll]] for (int a = 0; a < 3; ++a) t[a] = f16vec4(sourceTexel(2 * o + ivec2(cx[a], cy[b])));
+            } else if (fromKept) {
                 [[unroll]] for (int a = 0; a < 3; ++a) t[a] = loadKeptHalf(uint(rowStart + cx[a]));
             } else {
                 [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sPool[rowStart + cx[a]];
@@ -651,12 +660,14 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 
 // The taps of one source row of a halo texel column: the row's three texels at columns `cols`
 // (clamped into the region above: a weight-0 tap may lie past it) from the kept texels of the
-// stage before (data texel `at` + column) or from sPool[at + column], reduced horizontally with
-// weights wx; a weight-0 tap is not part of the row. `special` gets the non-finite channels of
-// the taps that are (nonFiniteBits).
-vec4 haloTapRow(bool fromKept, int at, ivec3 cols, vec3 wx, inout uint special) {
+// stage before (data texel `at` + column), from the base (`fromBase`: texel `base` + (column, 0))
+// or from sPool[at + column], reduced horizontally with weights wx; a weight-0 tap is not part of
+// the row. `special` gets the non-finite channels of the taps that are (nonFiniteBits).
+vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, vec3 wx, inout uint special) {
     vec4 t[3];
-    if (fromKept) {
+    if (fromBase) {
+        [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sourceTexel(base + ivec2(cols[a], 0));
+    } else if (fromKept) {
         [[unroll]] for (int a = 0; a < 3; ++a) t[a] = loadKept(uint(at + cols[a]));
     } else {
         [[unroll]] for (int a = 0; a < 3; ++a) t[a] = vec4(sPool[at + cols[a]]);
@@ -667,6 +678,10 @@ vec4 haloTapRow(bool fromKept, int at, ivec3 cols, vec3 wx, inout uint special) 
         if (!kFiniteValues) special |= nonFiniteBits(t[a]);
         row = rAccumulate(row, t[a], wx[a]);
     }
+    // A row of finite taps near the float maximum can round past it (the weights, rounded, may
+    // sum to a little over 1): clamped here, or the Inf would outweigh the column's other rows
+    // (a texel two thirds of the way there came out as the maximum on an H200).
+    if (!kFiniteValues) row = finishReduce(row, nonFiniteChannels(special));
     return row;
 }
 
@@ -687,18 +702,22 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
     vec3 wx = axisWeights(sAbove.x, o.x + c);
     // Source row y (relative to the region above) starts at data texel rowAt + y * stride, or
     // at sPool[rowAt + y * stride].
-    int rowAt = fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
+    bool fromBase = kOddBase && gBasePass && fromKept;
+    int rowAt = fromBase ? 0 : fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
     int stride = fromKept ? int(levelExtent(level - 1).x) : aboveN.x;
     uint carried = 0u;
-    vec4 carry = haloTapRow(fromKept, rowAt + min(2 * y0, hi.y) * stride, cols, wx, carried);
+    // From the base, source row y is texel row 2 * o.y + y.
+    vec4 carry = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, min(2 * y0, hi.y)), rowAt + min(2 * y0, hi.y) * stride,
+                            cols, wx, carried);
     // A fixed number of rounds for every lane (lanes past the bands or rows compute and store
     // nothing): with a loop that each lane left at its own count, lavapipe (Mesa 22.3, LLVM 15)
     // computed wrong texels in the second tile a group ran (docs/PERFORMANCE.md).
     [[dont_unroll]] for (int k = 0; k < per; ++k) {
         int y = y0 + k;
         uint special1 = 0u, special2 = 0u;
-        vec4 row1 = haloTapRow(fromKept, rowAt + min(2 * y + 1, hi.y) * stride, cols, wx, special1);
-        vec4 row2 = haloTapRow(fromKept, rowAt + min(2 * y + 2, hi.y) * stride, cols, wx, special2);
+        int y1 = min(2 * y + 1, hi.y), y2 = min(2 * y + 2, hi.y);
+        vec4 row1 = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, y1), rowAt + y1 * stride, cols, wx, special1);
+        vec4 row2 = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, y2), rowAt + y2 * stride, cols, wx, special2);
         vec3 wy = axisWeights(sAbove.y, o.y + y);
         vec4 acc = rIdentity();
         uint special = 0u;
@@ -750,13 +769,31 @@ ivec2 haloBelow(int level, ivec2 h) {
     return max((h - ivec2(greaterThan(e, uvec2(1u))) * ivec2(e & 1u)) >> 1, ivec2(0));
 }
 
+// With a MipGenInfo::source (kCopyBase), tile t of the odd stage 0 copies the base texels it owns
+// (its 64x64, and a last tile's remainder: at most 71x71) into the base level, in rounds of a
+// fixed count (as haloRows); its level-1 passes then read the same texels again, from the texture
+// cache. (Six loads of a lane at once before its stores: Hi-Z 4095x4095 13% slower on an H200.)
+void copyBaseTile(ivec2 t, uint lane) {
+    ivec2 o = t * VKSPD_TILE;
+    ivec2 n = ownedIn(0, o, VKSPD_TILE, haloRegion(0, o, VKSPD_TILE, haloOf(0)));
+    const int kRows = VKSPD_GROUP_SIZE / 64;
+    [[dont_unroll]] for (int r = 0; r < (VKSPD_TILE + VKSPD_HALO_MAX + kRows - 1) / kRows; ++r) {
+        [[unroll]] for (int c = 0; c < 2; ++c) {
+            ivec2 p = ivec2(int(lane & 63u) + 64 * c, int(lane >> 6u) + kRows * r);
+            if (all(lessThan(p, n))) storeLevel(0, o + p, sourceTexel(o + p));
+        }
+    }
+}
+
 // Tile t of halo stage s: its levels, then its arrivals at the next stage's footprints. Every
 // level goes through one call site of haloRows (passes of a rolled loop), so the code an elected
-// group runs is small.
+// group runs is small. With kOddBase, stage 0 is such a stage too, its source the base.
 void haloTile(int s, ivec2 t, uint lane) {
     int first = haloFirst(s), d = haloLevels(s);
     bool last = s + 1 >= int(pc.stages);
-    uint keptIn = pc.stage[s - 1].kept, keptOut = pc.stage[s].kept;
+    gBasePass = kOddBase && s == 0;
+    uint keptIn = gBasePass ? 0u : pc.stage[s - 1].kept, keptOut = pc.stage[s].kept;
+    if (kCopyBase && gBasePass) copyBaseTile(t, lane);
     // Level 1 of the stage (up to 35x35; 19x19 for 32-texel tiles) at the start of the pool,
     // whole where it fits the pool's first part, else in two halves of at most 19 rows; level 2
     // (up to 17x17) after it, made from level 1 whole, or in halves: its first half from the
@@ -837,23 +874,31 @@ void main() {
     uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
     gPrefixLevels = haloLevels(0);
 
-    // Stage 0: the plain prefix on this group's strip (stripOf), which lies in one tile of stage 1
-    // (the planner keeps strips within 2^P tiles).
-    int per;
-    ivec2 first = stripOf(per);
-    int count = min(per, tilesOf(levelExtent(0), VKSPD_TILE_LEVELS).x - first.x);
-    if (count <= 0) return;
-    stageZeroStrip(first, count, gPrefixLevels, lane, mortonPosition(lane), false);
-    releaseBarrier();
-    int q = VKSPD_TILE >> gPrefixLevels;
-    ivec2 lo = first * q;
-    arriveFootprints(1, lo, min(lo + ivec2(count * q, q), ivec2(levelExtent(gPrefixLevels))), lane);
+    if (kOddBase) {
+        // Stage 0: tile (x, y) of the base, whose inputs are all there (one workgroup per tile),
+        // through the loop's one call site of haloTile below.
+        gPending[gPendingCount++] = ivec3(0, ivec2(gl_WorkGroupID.xy));
+    } else {
+        // Stage 0: the plain prefix on this group's strip (stripOf), which lies in one tile of
+        // stage 1 (the planner keeps strips within 2^P tiles).
+        int per;
+        ivec2 first = stripOf(per);
+        int count = min(per, tilesOf(levelExtent(0), VKSPD_TILE_LEVELS).x - first.x);
+        if (count <= 0) return;
+        stageZeroStrip(first, count, gPrefixLevels, lane, mortonPosition(lane), false);
+        releaseBarrier();
+        int q = VKSPD_TILE >> gPrefixLevels;
+        ivec2 lo = first * q;
+        arriveFootprints(1, lo, min(lo + ivec2(count * q, q), ivec2(levelExtent(gPrefixLevels))), lane);
+    }
 
     // The tiles this group's arrivals completed, last queued first.
     while (gPendingCount > 0) {
         ivec3 w = gPending[--gPendingCount];
-        // What the producers released, for the nonprivate loads of the kept texels.
-        memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease | gl_SemanticsMakeVisible);
+        // What the producers released, for the nonprivate loads of the kept texels (an odd base's
+        // stage 0 reads none).
+        if (!kOddBase || w.x > 0)
+            memoryBarrier(gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsAcquireRelease | gl_SemanticsMakeVisible);
         haloTile(w.x, w.yz, lane);
     }
 }

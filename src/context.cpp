@@ -5,6 +5,7 @@
 #include <vkspd/formats.hpp>
 #include <vkspd/tuning.hpp>
 
+#include <cassert>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -480,14 +481,16 @@ Result cachedEmbeddedPipeline(Context c, VkPipeline& slot, const SpirvBlob& blob
     return {};
 }
 
-// A VkSpecializationInfo of up to five 32-bit constants (booleans as VkBool32). It points into
+// A VkSpecializationInfo of up to kMax 32-bit constants (booleans as VkBool32). It points into
 // itself: not copyable; it lives as long as the pipeline creation that reads it.
 struct Specialization {
-    uint32_t values[5] = {};
-    VkSpecializationMapEntry entries[5] = {};
+    static constexpr uint32_t kMax = 8;
+    uint32_t values[kMax] = {};
+    VkSpecializationMapEntry entries[kMax] = {};
     VkSpecializationInfo info{};
     Specialization() { info.pMapEntries = entries, info.pData = values; }
     Specialization& add(uint32_t id, uint32_t value) {
+        assert(info.mapEntryCount < kMax);
         const uint32_t n = info.mapEntryCount++;
         values[n] = value;
         entries[n] = {id, uint32_t(n * sizeof(uint32_t)), sizeof(uint32_t)};
@@ -564,7 +567,8 @@ Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, Cu
 }
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
-                        bool copyBase, bool halo, bool finiteValues, uint32_t channels, bool linearFetch) {
+                        bool copyBase, bool halo, bool finiteValues, uint32_t channels, bool linearFetch,
+                        bool oddBase) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
@@ -578,11 +582,13 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     const bool finite = halo && finiteValues;
     const uint32_t specialChannels = halo ? channels : 0;  // the plain-chain kernel computes four
     specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase).add(VKSPD_SPEC_LINEAR, linearFetch);
-    if (halo) specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels);
-    // One bit per flag, then the reduction, the channel count and the fetch.
+    const bool odd = halo && oddBase;
+    if (halo)
+        specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels).add(VKSPD_SPEC_ODD_BASE, odd);
+    // One bit per flag, then the reduction, the channel count, the fetch and the odd base.
     const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
                          uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10 |
-                         uint32_t(linearFetch) << 13;
+                         uint32_t(linearFetch) << 13 | uint32_t(odd) << 14;
     return cachedEmbeddedPipeline(c, c->plainPipelines[key], embeddedPlainSpirv(reduction, fp16, halo), half, out,
                                   &specialization.info);
 }

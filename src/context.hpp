@@ -120,7 +120,7 @@ struct vkspd::ContextT {
     // The plain-chain and halo-stage kernels (quad only), by a key getPlainPipeline packs:
     // reduction, fp16, half denormals and the specialization constants of the module
     // (VKSPD_SPEC_SRGB, VKSPD_SPEC_COPY_BASE, VKSPD_SPEC_FINITE, VKSPD_SPEC_CHANNELS,
-    // VKSPD_SPEC_LINEAR).
+    // VKSPD_SPEC_LINEAR, VKSPD_SPEC_ODD_BASE).
     std::map<uint32_t, VkPipeline> plainPipelines;
     // The general kernel with its data in dataRangeSlots ranges, compiled at run time on first use
     // (custom reductions' entries go with them).
@@ -222,11 +222,13 @@ bool runtimeCompilerAvailable();
 // MipGenInfo::source and copies it into the base level; `halo`: the halo-stage kernel, whose
 // `finiteValues` is VKSPD_SPEC_FINITE and `channels` (1 to 4, Plan::channels) VKSPD_SPEC_CHANNELS,
 // with which the halo-stage kernel computes only those (the plain-chain kernel uses neither);
-// `linearFetch`: level 1 through the linear sampler, else texel loads (VKSPD_SPEC_LINEAR).
+// `linearFetch`: level 1 through the linear sampler, else texel loads (VKSPD_SPEC_LINEAR);
+// `oddBase`: the halo-stage kernel's stage 0 reads tiles of the base with a halo
+// (VKSPD_SPEC_ODD_BASE, HaloPlan::oddBase).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
                         bool halo = false, bool finiteValues = false, uint32_t channels = 4,
-                        bool linearFetch = false);
+                        bool linearFetch = false, bool oddBase = false);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

@@ -167,7 +167,8 @@ uint32_t reductionIndex(Reduction r) {
 
 // Reads the driver's statistics of a temporary pipeline of the variant into `record`.
 Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool plain, bool halo,
-                            bool halfDenormals, uint32_t channels, bool linearFetch, OccupancyRecord* record) {
+                            bool halfDenormals, uint32_t channels, bool linearFetch, bool oddBase,
+                            OccupancyRecord* record) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutablePropertiesKHR"));
     auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -177,11 +178,12 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
     const SpirvBlob blob = plain || halo ? embeddedPlainSpirv(reduction, fp16, halo) : embeddedSpirv(reduction, fp16, quad);
     // The plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false), the one every
     // format but the sRGB ones gets, with `linearFetch` (VKSPD_SPEC_LINEAR); the halo-stage
-    // kernel's also for `channels` (VKSPD_SPEC_CHANNELS).
-    const uint32_t values[2] = {uint32_t(linearFetch), channels};
-    const VkSpecializationMapEntry entries[2] = {{VKSPD_SPEC_LINEAR, 0, sizeof(uint32_t)},
-                                                 {VKSPD_SPEC_CHANNELS, sizeof(uint32_t), sizeof(uint32_t)}};
-    const VkSpecializationInfo specialization{halo ? 2u : 1u, entries, sizeof values, values};
+    // kernel's also for `channels` (VKSPD_SPEC_CHANNELS) and `oddBase` (VKSPD_SPEC_ODD_BASE).
+    const uint32_t values[3] = {uint32_t(linearFetch), channels, uint32_t(oddBase)};
+    const VkSpecializationMapEntry entries[3] = {{VKSPD_SPEC_LINEAR, 0, sizeof(uint32_t)},
+                                                 {VKSPD_SPEC_CHANNELS, sizeof(uint32_t), sizeof(uint32_t)},
+                                                 {VKSPD_SPEC_ODD_BASE, 2 * sizeof(uint32_t), sizeof(uint32_t)}};
+    const VkSpecializationInfo specialization{halo ? 3u : 1u, entries, sizeof values, values};
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
                                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals,
@@ -350,12 +352,15 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     if (fp16 && !c->info.shaderFloat16Enabled) continue;
                     if (quad && !c->quadSupported) continue;
                     if (half && !halfDenormalFlavourDiffers(c, fp16 != 0)) continue;
+                    // The odd-base flavour is the halo-stage kernel's only, and loads only.
+                    if (info.oddBase && (!halo || info.linearFetch)) continue;
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
                                   (plain ? " plain" : halo ? " halo" : quad ? " quad" : " lds") +
                                   (half ? " half-denormals" : "") +
                                   (halo && info.channels != 4 ? " channels " + std::to_string(info.channels) : "") +
-                                  ((plain || halo) && info.linearFetch ? " linear" : "");
+                                  ((plain || halo) && info.linearFetch ? " linear" : "") +
+                                  (info.oddBase ? " odd base" : "");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
                     rec.quad = quad;
@@ -364,6 +369,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     rec.halfDenormals = half != 0;
                     rec.channels = halo ? info.channels : 4;
                     rec.linearFetch = (plain || halo) && info.linearFetch;
+                    rec.oddBase = info.oddBase;
                     rec.resources.threadsPerGroup = VKSPD_GROUP_SIZE;
                     rec.resources.subgroupSize = c->subgroupSize;
                     rec.resources.sharedMemoryPerGroup =
@@ -372,7 +378,8 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                                : declaredSharedBytes(rec.fp16);
                     if (info.pipelineExecutableInfoEnabled) {
                         Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain, halo,
-                                                        rec.halfDenormals, info.channels, rec.linearFetch, &rec);
+                                                        rec.halfDenormals, info.channels, rec.linearFetch,
+                                                        rec.oddBase, &rec);
                         if (!r.ok()) {
                             r.message = "queryOccupancy: " + r.message;
                             return r;

@@ -60,8 +60,43 @@ uint32_t log2Of(uint32_t side) {
     return k;
 }
 
+// Builds stage `st` of the halo-stage kernel from level `level` of the chain (its source) in tiles
+// of `side` texels (64 for a source that one 64-texel tile holds on an axis, and for a last stage):
+// the deepest stage whose halo stays within VKSPD_HALO_MAX per axis, or every remaining level where
+// one 64x64 tile holds the whole source. Returns the level it keeps (its last).
+uint32_t planHaloStage(const Plan& p, uint32_t level, uint32_t side, HaloStagePlan* st) {
+    const uint32_t w = mipExtent(p.width, level), h = mipExtent(p.height, level);
+    st->firstLevel = level + 1;
+    const uint32_t rest = p.levels - level;
+    if (w <= VKSPD_TILE && h <= VKSPD_TILE) {
+        // One tile holds the whole source: every remaining level, no halo (at most 6: 64 -> 1).
+        st->tile = VKSPD_TILE;
+        st->tilesX = st->tilesY = 1;
+        st->levels = rest;
+        return p.levels;
+    }
+    // The smaller side only where the source spans more than one 64-texel tile on both axes:
+    // on an axis one tile holds, smaller tiles would add a halo there (1280x720's 80x45 level
+    // 4 measured 1.5-7.5 us slower with them on an H200).
+    st->tile = w > VKSPD_TILE && h > VKSPD_TILE ? side : VKSPD_TILE;
+    // The deepest stage whose halo stays within VKSPD_HALO_MAX per axis (at least one level:
+    // its halo is at most 1) and whose last level still has a texel per tile.
+    st->levels = 1;
+    while (st->levels < std::min<uint32_t>(rest, log2Of(st->tile)) &&
+           stageHalo(p.width, level, st->levels + 1) <= VKSPD_HALO_MAX &&
+           stageHalo(p.height, level, st->levels + 1) <= VKSPD_HALO_MAX)
+        ++st->levels;
+    st->haloX = w > st->tile ? stageHalo(p.width, level, st->levels) : 0;
+    st->haloY = h > st->tile ? stageHalo(p.height, level, st->levels) : 0;
+    st->tilesX = haloTilesFor(w, st->haloX, st->tile);
+    st->tilesY = haloTilesFor(h, st->haloY, st->tile);
+    return level + st->levels;
+}
+
 // The halo-stage kernel's stages (HaloPlan) for a plan whose other fields are set, the later
-// stages in tiles of `side` texels but for a last stage of one 64x64 tile.
+// stages in tiles of `side` texels but for a last stage of one 64x64 tile. Stage 0 is the plain
+// prefix where the first kMinHaloPrefix levels or more are plain, else a stage of 64x64 tiles of
+// the base itself, with a halo (HaloPlan::oddBase).
 HaloPlan planHaloStages(const Plan& p, uint32_t side) {
     HaloPlan hp;
     if (p.plain) {
@@ -71,18 +106,20 @@ HaloPlan planHaloStages(const Plan& p, uint32_t side) {
     uint32_t prefix = 0;
     while (prefix < p.levels && !oddAxis(mipExtent(p.width, prefix)) && !oddAxis(mipExtent(p.height, prefix)))
         ++prefix;
-    if (prefix < kMinHaloPrefix) {
-        hp.refusal = "its plain prefix is shorter than 2 levels (level 1 or 2 is read from an odd extent)";
-        return hp;
-    }
     uint64_t counters = 0, data = 0;
-    uint32_t level = std::min<uint32_t>(prefix, VKSPD_TILE_LEVELS), s = 0;
+    uint32_t level = 0, s = 0;
     HaloStagePlan& zero = hp.stages[0];
-    zero.firstLevel = 1;
-    zero.levels = level;
-    zero.tilesX = tilesFor(p.width);
-    zero.tilesY = tilesFor(p.height);
-    while (true) {
+    if (prefix < kMinHaloPrefix) {
+        hp.oddBase = true;
+        level = planHaloStage(p, 0, VKSPD_TILE, &zero);
+    } else {
+        level = std::min<uint32_t>(prefix, VKSPD_TILE_LEVELS);
+        zero.firstLevel = 1;
+        zero.levels = level;
+        zero.tilesX = tilesFor(p.width);
+        zero.tilesY = tilesFor(p.height);
+    }
+    while (level < p.levels) {
         // Stage s keeps `level` for the stage after it.
         hp.stages[s].kept = uint32_t(data);
         data += uint64_t(mipExtent(p.width, level)) * mipExtent(p.height, level);
@@ -92,35 +129,9 @@ HaloPlan planHaloStages(const Plan& p, uint32_t side) {
             return hp;
         }
         HaloStagePlan& st = hp.stages[s];
-        const uint32_t w = mipExtent(p.width, level), h = mipExtent(p.height, level);
-        st.firstLevel = level + 1;
         st.counters = uint32_t(counters);
-        const uint32_t rest = p.levels - level;
-        if (w <= VKSPD_TILE && h <= VKSPD_TILE) {
-            // One tile holds the whole source: every remaining level, no halo (at most 6: 64 -> 1).
-            st.tilesX = st.tilesY = 1;
-            counters += 1;
-            st.levels = rest;
-            break;
-        }
-        // The smaller side only where the source spans more than one 64-texel tile on both axes:
-        // on an axis one tile holds, smaller tiles would add a halo there (1280x720's 80x45 level
-        // 4 measured 1.5-7.5 us slower with them on an H200).
-        st.tile = w > VKSPD_TILE && h > VKSPD_TILE ? side : VKSPD_TILE;
-        // The deepest stage whose halo stays within VKSPD_HALO_MAX per axis (at least one level:
-        // its halo is at most 1) and whose last level still has a texel per tile.
-        st.levels = 1;
-        while (st.levels < std::min<uint32_t>(rest, log2Of(st.tile)) &&
-               stageHalo(p.width, level, st.levels + 1) <= VKSPD_HALO_MAX &&
-               stageHalo(p.height, level, st.levels + 1) <= VKSPD_HALO_MAX)
-            ++st.levels;
-        st.haloX = w > st.tile ? stageHalo(p.width, level, st.levels) : 0;
-        st.haloY = h > st.tile ? stageHalo(p.height, level, st.levels) : 0;
-        st.tilesX = haloTilesFor(w, st.haloX, st.tile);
-        st.tilesY = haloTilesFor(h, st.haloY, st.tile);
+        level = planHaloStage(p, level, side, &st);
         counters += uint64_t(st.tilesX) * st.tilesY;
-        level += st.levels;
-        if (level == p.levels) break;
     }
     hp.stageCount = s + 1;
     hp.countersPerLayer = uint32_t(counters);
@@ -349,6 +360,11 @@ void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes) {
     plan->haloStages = true;
     plan->warmTexel = 0;
     setLayout(plan, plan->halo.countersPerLayer, plan->halo.dataPerLayer);
+    if (plan->halo.oddBase) {
+        plan->tilesPerGroup = 1;
+        setTail(plan, 0, 1);
+        return;
+    }
     // A strip of stage-0 tiles makes texels of level P for one tile of stage 1: at most 2^P
     // tiles for a 64-texel tile of stage 1, 2^(P - 1) for a 32-texel one.
     const uint32_t prefix = plan->halo.stages[0].levels;
@@ -375,9 +391,10 @@ shader::HaloPushConstants haloPushConstantsFor(const Plan& plan) {
         // Bits 5 and 6: the stage's last tile along x / y also owns a remainder (haloTilesFor);
         // bits 11-12: its tiles are 64 >> k texels a side.
         const uint32_t w = mipExtent(plan.width, st.firstLevel - 1), h = mipExtent(plan.height, st.firstLevel - 1);
-        const uint32_t absorbX = s > 0 && st.tilesX < tilesFor(w, st.tile) ? 1u : 0u;
-        const uint32_t absorbY = s > 0 && st.tilesY < tilesFor(h, st.tile) ? 1u : 0u;
-        const uint32_t sideShift = s > 0 ? log2Of(VKSPD_TILE) - log2Of(st.tile) : 0u;
+        const bool tiled = s > 0 || plan.halo.oddBase;  // not a plain prefix
+        const uint32_t absorbX = tiled && st.tilesX < tilesFor(w, st.tile) ? 1u : 0u;
+        const uint32_t absorbY = tiled && st.tilesY < tilesFor(h, st.tile) ? 1u : 0u;
+        const uint32_t sideShift = tiled ? log2Of(VKSPD_TILE) - log2Of(st.tile) : 0u;
         pc.stage[s].shape = st.firstLevel | (absorbX << 5) | (absorbY << 6) | (st.levels << 8) | (sideShift << 11) |
                             (st.haloX << 16) | (st.haloY << 24);
         pc.stage[s].counters = st.counters;

@@ -34,9 +34,10 @@ struct StagePlan {
 
 // One stage of the halo-stage kernel (vkspd_plain.comp built with VKSPD_HALO; docs/DESIGN.md,
 // "Halo stages"). Stage 0 is the plain prefix: levels 1..P of the base, 64x64 tiles of the base
-// in strips. A later stage reads tiles of `tile` x `tile` texels of the level the stage before
-// kept, each with a halo of haloX x haloY texels past its right and bottom edges, and makes
-// `levels` levels.
+// in strips; or, where the base or its level 1 has an odd axis (HaloPlan::oddBase), a stage like
+// the later ones whose source is the base. A later stage reads tiles of `tile` x `tile` texels of
+// the level the stage before kept, each with a halo of haloX x haloY texels past its right and
+// bottom edges, and makes `levels` levels.
 struct HaloStagePlan {
     uint32_t firstLevel = 0;          // first level it writes, relative to the base
     uint32_t levels = 0;              // levels it writes (1..6; at most log2(tile))
@@ -44,18 +45,22 @@ struct HaloStagePlan {
                                       // later stage whose source spans more than one 64-texel
                                       // tile on both axes (useHaloStages)
     uint32_t haloX = 0, haloY = 0;    // texels of its source past a tile's edge that it reads
-    uint32_t tilesX = 0, tilesY = 0;  // tiles of its source (stages >= 1: the last per axis also
-                                      // owns a remainder of at most its halo)
+    uint32_t tilesX = 0, tilesY = 0;  // tiles of its source (but a plain prefix: the last per axis
+                                      // also owns a remainder of at most its halo)
     uint32_t counters = 0;            // uint offset: one footprint counter per tile (stages >= 1)
     uint32_t kept = 0;                // texel offset of its last level, for the next stage
 };
 
-// The halo-stage kernel's stages for a chain, where it can run it: some level is not plain, the
-// first P >= kMinHaloPrefix levels are, and the stages fit VKSPD_HALO_MAX_STAGES.
+// The halo-stage kernel's stages for a chain, where it can run it: some level is not plain and the
+// stages fit VKSPD_HALO_MAX_STAGES. Stage 0 is a plain prefix where the first kMinHaloPrefix
+// levels or more are plain (the plain kernel's strips, whose quads make levels 1 and 2), else a
+// stage of tiles of the base with a halo (`oddBase`).
 constexpr uint32_t kMinHaloPrefix = 2;
 struct HaloPlan {
     uint32_t stageCount = 0;          // 0: the kernel does not take the chain (`refusal` says why)
     const char* refusal = "";
+    bool oddBase = false;             // stage 0 reads 64x64 tiles of the base and their halo, one
+                                      // workgroup per tile (the shader's VKSPD_SPEC_ODD_BASE)
     HaloStagePlan stages[VKSPD_HALO_MAX_STAGES];
     uint32_t countersPerLayer = 0;    // uints
     uint32_t dataPerLayer = 0;        // texels
@@ -104,8 +109,15 @@ struct Plan {
     // strip x (tilesPerGroup tiles) of tile row y before tailRow; from there each tile row takes
     // tilesPerGroup / tailTilesPerGroup rows of workgroups, in strips of tailTilesPerGroup tiles
     // (the shader's stripOf). Workgroups past a row's last tile have none.
-    uint32_t groupsX() const { return (stages[0].tilesX + tilesPerGroup - 1) / tilesPerGroup; }
-    uint32_t groupsY() const { return tailRow + (stages[0].tilesY - tailRow) * (tilesPerGroup / tailTilesPerGroup); }
+    // The halo-stage kernel with HaloPlan::oddBase: one workgroup per tile of its stage 0.
+    uint32_t groupsX() const {
+        if (haloStages && halo.oddBase) return halo.stages[0].tilesX;
+        return (stages[0].tilesX + tilesPerGroup - 1) / tilesPerGroup;
+    }
+    uint32_t groupsY() const {
+        if (haloStages && halo.oddBase) return halo.stages[0].tilesY;
+        return tailRow + (stages[0].tilesY - tailRow) * (tilesPerGroup / tailTilesPerGroup);
+    }
 };
 
 // Plans `levelsBelowBase` levels of a width x height base over `layers` layers, keeping
@@ -165,7 +177,8 @@ void useGeneralLayout(Plan* plan);
 // Switches `plan` to the halo-stage kernel (plan->halo.stageCount > 0): its counters and data,
 // and `requested` tiles per group (0: the plain kernel's rule, at most kHaloTilesPerGroup) capped
 // so that a strip of stage-0 tiles stays inside one tile of stage 1 (2^P tiles for a 64-texel
-// tile, 2^(P - 1) for a 32-texel one), with no tail.
+// tile, 2^(P - 1) for a 32-texel one), with no tail; one tile per group where stage 0 reads the
+// base in tiles with a halo (HaloPlan::oddBase).
 // (H200, repeat use, 3840x2160: 46.0 us with 4 tiles per group against 54.4 with 8.)
 // The later stages whose source spans more than one 64-texel tile on both axes take
 // VKSPD_HALO_TILE-texel tiles where that adds no stage (plan->halo is replaced), the others

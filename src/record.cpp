@@ -141,6 +141,9 @@ std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
 // is the plain kernel's), a built-in reduction and no group-ID tiling. Empty when allowed.
 std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.halo.stageCount) return std::string("the mip range does not suit it: ") + req.plan.halo.refusal;
+    if (req.plan.halo.oddBase && req.linearFetch)
+        return "the base or its level 1 has an odd side, which it reads texel by texel, not through "
+               "Fetch::LinearSampler";
     if (req.hasSource && req.linearFetch)
         return "it copies a MipGenInfo::source from the texels it loads, not through Fetch::LinearSampler";
     // Measured on an H200: RGBA16F 1280x720 and 3840x2160 through the FP32 path and the linear
@@ -189,16 +192,21 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
     return why;
 }
 
-// Kernel::Auto on a chain that is not plain: the halo-stage kernel wherever it takes the chain (a
-// plain prefix of kMinHaloPrefix levels or more) and its scratch fits one range; else the general
-// kernel stays. Fetch::Auto keeps its choice (the linear sampler on NVIDIA), or loads where the
-// halo kernel refuses the sampler for this request. Measured on an H200 at first use
-// (docs/PERFORMANCE.md, "Halo stages"): as fast as the general kernel or faster at every prefix
-// and format timed (1280x720 to 3840x2160; at a prefix of 2, 1600x900 to 8196x8196: RGBA8 4100x4100
-// 85 against 130 us, R32F Min from D32 8196x8196 325 against 1014), but RGBA32F at 1280x720 and
-// 2560x1080 (4-5% slower); the sampler faster than loads at every size it took.
+// Kernel::Auto on a chain that is not plain: the halo-stage kernel wherever it takes the chain and
+// its scratch fits one range, but a plain prefix of kMinHaloPrefix levels of 16-byte texels
+// without a source; else the general kernel stays. Fetch::Auto keeps its choice (the linear
+// sampler on NVIDIA), or loads where the halo kernel refuses the sampler for this request
+// (a depth source, an odd base). Measured on an H200 at first use (docs/PERFORMANCE.md, "Halo
+// stages", "Odd bases"): as fast as the general kernel or faster at every prefix and format timed
+// (1280x720 to 3840x2160; at a prefix of 2, 1600x900 to 8196x8196: RGBA8 4100x4100 85 against 130
+// us, R32F Min from D32 8196x8196 325 against 1014; on odd bases 1023x765 to 8191x8191, RGBA8
+// 4095x4095 154 against 293), but RGBA32F at 1600x900 (a prefix of 2: 38.1-38.3 us against the
+// general kernel's 32.3-37.1); the sampler faster than loads at every size it took.
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     if (req->plan.halo.stageCount == 0) return;
+    if (req->decision.format.bytesPerTexel >= 16 && !req->hasSource && !req->plan.halo.oddBase &&
+        req->plan.halo.stages[0].levels == kMinHaloPrefix)
+        return;
     const bool linearFetch = req->linearFetch;
     if (!refusalAfterAutoFetch(haloKernelRefusal, tuning, info, req).empty()) return;
     useHaloStages(&req->plan, tuning.tilesPerGroup, req->decision.format.bytesPerTexel);
@@ -688,7 +696,7 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
         return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
                                 req.hasSource, req.haloKernel, normalizedValues(req), req.plan.channels,
-                                req.linearFetch);
+                                req.linearFetch, req.haloKernel && req.plan.halo.oddBase);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan), req.plan.dataRangeShift);
 }
@@ -1004,6 +1012,7 @@ Result describeSchedule(Context c, const MipGenInfo& info, ScheduleDescription* 
             *s = ScheduleDescription{};
             s->plainChain = req.plainKernel;
             s->haloStages = req.haloKernel;
+            s->oddBaseStage = req.haloKernel && req.plan.halo.oddBase;
             s->stages = req.haloKernel ? req.plan.halo.stageCount : req.plan.stageCount;
             for (uint32_t st = 0; st < s->stages; ++st)
                 s->levelsPerStage[st] = req.haloKernel ? req.plan.halo.stages[st].levels : req.plan.stages[st].levels;

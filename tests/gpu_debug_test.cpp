@@ -25,8 +25,13 @@ void checkDebugMap(Harness* h, uint32_t w, uint32_t ht, uint32_t layers) {
     }
     h->upload(img, level0.data());
     vkspd::MipGenInfo info = chainInfo(img);
+    // The map's variants are the general kernel's (with Kernel::Auto too): its dispatch.
+    vkspd::Tuning general;
+    general.kernel = vkspd::Kernel::General;
+    info.tuning = &general;
     vkspd::DispatchDescription d;
     ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    info.tuning = nullptr;
     const uint32_t tiles = d.groupsX * d.groupsY * d.groupsZ;
     const VkDeviceSize bytes = vkspd::debugMapSize(h->context, info);
     ASSERT_EQ(bytes, vkspd::kDebugMapHeaderBytes + tiles * sizeof(vkspd::DebugMapTile));
@@ -157,6 +162,20 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
         }
     }
     q.linearFetch = false;
+    // The halo-stage kernel on an odd base (OccupancyQueryInfo::oddBase): its records only, and
+    // none through the sampler (that kernel loads an odd base).
+    q.oddBase = true;
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, q, &records).ok());
+    EXPECT_EQ(records.empty(), !h->quad);
+    for (const vkspd::OccupancyRecord& rec : records) {
+        EXPECT_TRUE(rec.haloStages && rec.oddBase) << rec.variant;
+        EXPECT_NE(rec.variant.find(" odd base"), std::string::npos) << rec.variant;
+    }
+    q.linearFetch = true;
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, q, &records).ok());
+    EXPECT_TRUE(records.empty());
+    q.linearFetch = false;
+    q.oddBase = false;
     q.reductions = {vkspd::Reduction::Custom};
     EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok());
 }
@@ -164,7 +183,8 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
 // The tools' queryEveryFlavour (vkspd-bench, vkspd-pipeline-stats): every kernel's records at four
 // channels with loads, then each flavour generateMips also builds of the plain-chain and
 // halo-stage kernels exactly once: the halo-stage kernel at each requested count with loads, and
-// both kernels through the linear sampler (the halo-stage kernel at those counts and four).
+// both kernels through the linear sampler (the halo-stage kernel at those counts and four), and
+// the halo-stage kernel on an odd base at those counts and four (loads only).
 TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     std::vector<vkspd::OccupancyRecord> base, every;
     ASSERT_TRUE(vkspd::queryOccupancy(h->context, {}, &base).ok());
@@ -172,7 +192,7 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     ASSERT_GE(every.size(), base.size());
     for (size_t i = 0; i < base.size(); ++i) EXPECT_EQ(every[i].variant, base[i].variant);
     std::vector<std::string> names;
-    size_t plainLinear = 0, haloOne = 0, haloOneLinear = 0, haloFourLinear = 0;
+    size_t plainLinear = 0, haloOne = 0, haloOneLinear = 0, haloFourLinear = 0, oddOne = 0, oddFour = 0;
     for (const vkspd::OccupancyRecord& rec : every) {
         EXPECT_EQ(std::count(names.begin(), names.end(), rec.variant), 0) << rec.variant;
         names.push_back(rec.variant);
@@ -184,9 +204,16 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
             EXPECT_EQ(rec.channels, 4u) << rec.variant;
         }
         plainLinear += rec.plainChain && rec.linearFetch ? 1 : 0;
-        haloOne += rec.haloStages && rec.channels == 1 && !rec.linearFetch ? 1 : 0;
+        haloOne += rec.haloStages && rec.channels == 1 && !rec.linearFetch && !rec.oddBase ? 1 : 0;
         haloOneLinear += rec.haloStages && rec.channels == 1 && rec.linearFetch ? 1 : 0;
         haloFourLinear += rec.haloStages && rec.channels == 4 && rec.linearFetch ? 1 : 0;
+        EXPECT_EQ(rec.oddBase, rec.variant.find(" odd base") != std::string::npos) << rec.variant;
+        if (rec.oddBase) {
+            EXPECT_TRUE(rec.haloStages) << rec.variant;
+            EXPECT_FALSE(rec.linearFetch) << rec.variant;
+        }
+        oddOne += rec.oddBase && rec.channels == 1 ? 1 : 0;
+        oddFour += rec.oddBase && rec.channels == 4 ? 1 : 0;
     }
     size_t plainLoads = 0;
     for (const vkspd::OccupancyRecord& rec : base) plainLoads += rec.plainChain ? 1 : 0;
@@ -194,7 +221,9 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     EXPECT_EQ(haloOne, plainLoads);
     EXPECT_EQ(haloOneLinear, plainLoads);
     EXPECT_EQ(haloFourLinear, plainLoads);
-    EXPECT_EQ(every.size(), base.size() + 4 * plainLoads);
+    EXPECT_EQ(oddOne, plainLoads);
+    EXPECT_EQ(oddFour, plainLoads);
+    EXPECT_EQ(every.size(), base.size() + 6 * plainLoads);
 }
 
 // usesHalfDenormalFlavour says which FP16 record of queryOccupancy a format's pipelines are: the

@@ -1,6 +1,6 @@
 // The halo-stage kernel (Kernel::HaloStages) against the CPU reference: screen sizes and other
-// chains whose first levels are plain and a later one is not, every built-in reduction, layers, a
-// depth source, and the requests it refuses.
+// chains whose first levels are plain and a later one is not, odd bases (stage 0 in tiles of the
+// base with a halo), every built-in reduction, layers, a depth source, and the requests it refuses.
 #include "vulkan_harness.hpp"
 
 #include <cstdio>
@@ -37,6 +37,15 @@ void expectHaloChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht, uint3
     ASSERT_TRUE(r.ok()) << what << ": " << r.message;
     EXPECT_TRUE(d.haloStages) << what;
     EXPECT_FALSE(d.plainChain) << what;
+    // No plain prefix of two where the base or its level 1 has an odd side.
+    const bool odd = [&] {
+        for (uint32_t k = 0; k < 2 && k + 1 < vkspd::fullMipCount(w, ht); ++k) {
+            const uint32_t x = vkspd::mipExtent(w, k), y = vkspd::mipExtent(ht, k);
+            if ((x > 1 && x % 2) || (y > 1 && y % 2)) return true;
+        }
+        return false;
+    }();
+    EXPECT_EQ(d.oddBaseStage, odd) << what;
     uint32_t levels = 0;
     for (uint32_t s = 0; s < d.stages; ++s) levels += d.levelsPerStage[s];
     EXPECT_EQ(levels, img.levels - 1) << what;
@@ -75,13 +84,53 @@ TEST_F(GpuTest, HaloStagesMatchReferenceAtScreenAndThinSizes) {
         expectHaloChain(h, VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, 1, s.fp16 && h->fp16, vkspd::Reduction::Average);
 }
 
-// Min, Max and MinMax bit for bit, over two layers (each layer has its own counters and kept texels).
+// Odd bases: stage 0 reads 64x64 tiles of the base and a halo of at most 7 texels, one workgroup
+// per tile, as the later stages read theirs. Sides odd at the base (1023, 765, 63, 4095) or at
+// level 1 (1366 -> 683, 254 -> 127), a stage-0 tile owning the remainder past its 64 texels
+// (131x130: 3 and 2 texels past two tiles), one tile holding the whole base (63x63, 5x5, 3x1,
+// 1x3), a thin base (4095x3, 3x1023), and a partial range (two levels of 1023x765).
+TEST_F(GpuTest, HaloStagesReadAnOddBaseInTiles) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    struct Size {
+        uint32_t w, h;
+        bool fp16;
+    };
+    const Size sizes[] = {{1023, 765, true}, {1023, 765, false}, {1366, 20, true}, {254, 254, false},
+                          {131, 130, true},  {131, 130, false},  {63, 63, true},    {5, 5, false},
+                          {3, 1, true},      {1, 3, false},      {4095, 3, true},   {3, 1023, false}};
+    for (const Size& s : sizes)
+        expectHaloChain(h, VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, 1, s.fp16 && h->fp16, vkspd::Reduction::Average);
+    // Two levels of 1023x765: stage 0 with the halo two levels need, and nothing after it.
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1023, 765, 3, kChainUsage);
+    const auto level0 = randomTexels(VK_FORMAT_R8G8B8A8_UNORM, 1023, 765, 5);
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info = chainInfo(img);
+    vkspd::Tuning tuning;
+    tuning.kernel = vkspd::Kernel::HaloStages;
+    info.tuning = &tuning;
+    Described d;
+    ASSERT_TRUE(describe(h->context, info, &d).ok());
+    EXPECT_TRUE(d.oddBaseStage);
+    EXPECT_EQ(d.stages, 1u);
+    h->submit([&](VkCommandBuffer cmd) { EXPECT_TRUE(vkspd::generateMips(h->context, cmd, info).ok()); });
+    expectChainMatches(img, h->readLevels(img), 0, 3, 0, 1, vkspd::toleranceFor(img.format, d.fp16),
+                       "RGBA8 1023x765, two levels");
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}
+
+// Min, Max and MinMax bit for bit, over two layers (each layer has its own counters and kept
+// texels), after a plain prefix and on an odd base.
 TEST_F(GpuTest, HaloStagesReductionsAreBitExactOverLayers) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
     expectHaloChain(h, VK_FORMAT_R32_SFLOAT, 1280, 20, 2, false, vkspd::Reduction::Min);
     expectHaloChain(h, VK_FORMAT_R32_SFLOAT, 260, 132, 2, false, vkspd::Reduction::Max);
     expectHaloChain(h, VK_FORMAT_R32G32_SFLOAT, 260, 132, 2, false, vkspd::Reduction::MinMax);
     expectHaloChain(h, VK_FORMAT_R16G16B16A16_SFLOAT, 260, 132, 2, h->fp16, vkspd::Reduction::Average);
+    expectHaloChain(h, VK_FORMAT_R32_SFLOAT, 131, 259, 2, false, vkspd::Reduction::Min);
+    expectHaloChain(h, VK_FORMAT_R16G16B16A16_SFLOAT, 131, 259, 2, h->fp16, vkspd::Reduction::Max);
+    expectHaloChain(h, VK_FORMAT_R32G32_SFLOAT, 259, 131, 2, false, vkspd::Reduction::MinMax);
+    expectHaloChain(h, VK_FORMAT_R16G16B16A16_SFLOAT, 259, 131, 2, h->fp16, vkspd::Reduction::Average);
 }
 
 // The kernel is made per channel count and computes only the channels the texels have; FP16
@@ -106,7 +155,8 @@ TEST_F(GpuTest, HaloStagesKeepTexelsOfEveryWidth) {
 // path, against the reference.
 TEST_F(GpuTest, HaloStagesKeepFloatSpecials) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
-    const uint32_t w = 260;
+    // 260x132 after a plain prefix, 261x133 on an odd base.
+    for (uint32_t w : {260u, 261u})
     for (bool half : {true, false}) {
         if (half && !h->fp16) continue;
         const size_t bytes = half ? 2 : 4;
@@ -122,15 +172,18 @@ TEST_F(GpuTest, HaloStagesKeepFloatSpecials) {
             set(200, 120, 1, 0x7C00u, 0x7F800000u);  // +Inf
             set(17, 100, 2, 0xFC00u, 0xFF800000u);   // -Inf
         };
-        expectHaloChain(h, half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT, w, 132, 1, half,
-                        vkspd::Reduction::Average, specials);
+        expectHaloChain(h, half ? VK_FORMAT_R16G16B16A16_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT, w, w - 128, 1,
+                        half, vkspd::Reduction::Average, specials);
     }
 }
 
-// A Hi-Z pyramid: the depth copied into level 0 by the prefix, every level the exact minimum.
+// A Hi-Z pyramid: the depth copied into level 0 by the prefix (512x1080) or by the tiles of an odd
+// base (509x263; 131x130, whose last tiles own 3 and 2 texels past their 64), every level the
+// exact minimum.
 TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
-    const uint32_t w = 512, ht = 1080, levels = vkspd::fullMipCount(w, ht);
+    for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {509, 263}, {131, 130}}) {
+    const uint32_t w = size.first, ht = size.second, levels = vkspd::fullMipCount(w, ht);
     TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, w, ht, 1,
                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
@@ -146,16 +199,18 @@ TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
         EXPECT_TRUE(r.ok()) << r.message;
     });
     const auto gpu = h->readLevels(pyramid);
+    const std::string what = "D32 -> R32F Min " + std::to_string(w) + "x" + std::to_string(ht);
     // D32 and R32F hold the same floats: level 0 is the depth bit for bit, the rest its minima.
-    ASSERT_EQ(gpu[0].size(), texels.size());
-    EXPECT_EQ(gpu[0], texels) << "level 0 is not the depth";
+    ASSERT_EQ(gpu[0].size(), texels.size()) << what;
+    EXPECT_EQ(gpu[0], texels) << what << ": level 0 is not the depth";
     vkspd::ReferenceOptions o;
     o.reduction = vkspd::Reduction::Min;
-    expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, "D32 -> R32F Min 512x1080", o);
+    expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, what, o);
     h->destroyImage(depth);
     h->destroyImage(pyramid);
     vkspd::forgetImage(h->context, depth.image);
     vkspd::forgetImage(h->context, pyramid.image);
+    }
 }
 
 // An explicit kernel with Fetch::Auto runs where that kernel takes loads but refuses the linear
@@ -190,10 +245,12 @@ TEST_F(GpuTest, ExplicitKernelsLoadWhereTheyRefuseTheSampler) {
 // What the kernel does not take is an error naming the rule (AutoTakesHaloStagesWhereItsRulesAllow
 // has Auto's rule).
 TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
-    auto request = [&](uint32_t w, uint32_t ht, vkspd::Kernel kernel, vkspd::SubgroupPath path, Described* d) {
+    auto request = [&](uint32_t w, uint32_t ht, vkspd::Kernel kernel, vkspd::SubgroupPath path, Described* d,
+                       vkspd::Fetch fetch = vkspd::Fetch::Auto) {
         TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, w, ht, vkspd::fullMipCount(w, ht), kChainUsage);
         vkspd::MipGenInfo info = chainInfo(img);
         info.subgroupPath = path;
+        info.fetch = fetch;
         vkspd::Tuning tuning;
         tuning.kernel = kernel;
         info.tuning = &tuning;
@@ -202,12 +259,20 @@ TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
         return r;
     };
     Described d;
-    vkspd::Result r = request(4095, 4095, vkspd::Kernel::HaloStages, vkspd::SubgroupPath::Auto, &d);
-    EXPECT_FALSE(r.ok());
-    EXPECT_NE(r.message.find("Kernel::HaloStages: the mip range does not suit it: its plain prefix is shorter than 2 "
-                             "levels"),
-              std::string::npos)
-        << r.message;
+    // An odd base is read texel by texel: not through the sampler (Fetch::Auto loads).
+    vkspd::Result r = request(255, 255, vkspd::Kernel::HaloStages, vkspd::SubgroupPath::Auto, &d,
+                              vkspd::Fetch::LinearSampler);
+    if (h->quad) {
+        EXPECT_FALSE(r.ok());
+        EXPECT_NE(r.message.find("Kernel::HaloStages: the base or its level 1 has an odd side, which it reads texel by "
+                                 "texel, not through Fetch::LinearSampler"),
+                  std::string::npos)
+            << r.message;
+        r = request(255, 255, vkspd::Kernel::HaloStages, vkspd::SubgroupPath::Auto, &d);
+        EXPECT_TRUE(r.ok()) << r.message;
+        EXPECT_TRUE(d.oddBaseStage);
+        EXPECT_FALSE(d.linearFetch);
+    }
     r = request(256, 256, vkspd::Kernel::HaloStages, vkspd::SubgroupPath::Auto, &d);
     EXPECT_FALSE(r.ok());
     EXPECT_NE(r.message.find("the chain is plain"), std::string::npos) << r.message;
@@ -238,11 +303,12 @@ TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
 }
 
 // Kernel::Auto takes the halo-stage kernel wherever it takes the chain (1600x900: a prefix of 2;
-// 1920x1080: 3; 1280x720: 4; 2560x1440: 5), with Fetch::Auto's choice (the general kernel's) where
-// the halo kernel takes it and loads where it does not, and keeps the general kernel where the
-// halo kernel does not take the chain (254x254: a prefix of 1), on the LDS-only path, with
-// group-ID tiling, and where the halo kernel's scratch (bound as one range) is past the range
-// limit, which the general kernel splits. The 1280x720 chain it makes matches the reference.
+// 1920x1080: 3; 1280x720: 4; 2560x1440: 5; 254x254 and 255x255: an odd base), with Fetch::Auto's
+// choice (the general kernel's) where the halo kernel takes it and loads where it does not, but a
+// prefix of 2 of 16-byte texels without a source (1600x900 RGBA32F); and keeps the general kernel
+// on the LDS-only path, with group-ID tiling, and where the halo kernel's scratch (bound as one
+// range) is past the range limit, which the general kernel splits. The 1280x720 chain it makes
+// matches the reference.
 TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
     auto schedule = [&](vkspd::Context context, uint32_t w, uint32_t ht, uint32_t layers, vkspd::SubgroupPath path,
                         uint32_t groupColumns, Described* d, VkFormat format = VK_FORMAT_R8G8B8A8_UNORM,
@@ -282,8 +348,18 @@ TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
         EXPECT_EQ(d.levelsPerStage[0], 2u);
     }
     schedule(h->context, 254, 254, 1, vkspd::SubgroupPath::Auto, 0, &d);
-    EXPECT_FALSE(d.haloStages) << "a prefix of 1 level";
+    EXPECT_EQ(d.haloStages, h->quad) << "a prefix of 1 level";
+    EXPECT_EQ(d.oddBaseStage, h->quad);
+    EXPECT_FALSE(d.linearFetch) << "an odd base is loaded";
     EXPECT_FALSE(d.plainChain);
+    schedule(h->context, 255, 255, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
+    EXPECT_EQ(d.oddBaseStage, h->quad) << "an odd base on the FP32 path";
+    schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
+    EXPECT_FALSE(d.haloStages) << "a prefix of 2 of 16-byte texels without a source";
+    schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32_SFLOAT);
+    EXPECT_EQ(d.haloStages, h->quad) << "a prefix of 2 of 4-byte texels";
+    schedule(h->context, 1920, 1080, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
+    EXPECT_EQ(d.haloStages, h->quad) << "a prefix of 3 on the FP32 path";
     // RGBA16F on the FP32 path: the halo kernel refuses the sampler there (HaloStagesRefusalsNameTheRule),
     // so Auto takes it through loads, wherever Fetch::Auto would have taken the sampler.
     schedule(h->context, 1280, 720, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R16G16B16A16_SFLOAT,

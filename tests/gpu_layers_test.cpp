@@ -11,7 +11,8 @@ namespace {
 // Generates the full chain of every layer of a fresh image; checks it; returns the description.
 Described fullChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
                                      uint32_t layers, VkImageCreateFlags flags,
-                                     vkspd::Precision precision, const std::string& what) {
+                                     vkspd::Precision precision, const std::string& what,
+                                     vkspd::Kernel kernel = vkspd::Kernel::Auto) {
     const uint32_t levels = vkspd::fullMipCount(w, ht);
     TestImage img = h->createImage(format, w, ht, levels, kChainUsage, layers, flags);
     std::vector<uint8_t> level0;
@@ -22,6 +23,9 @@ Described fullChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
     h->upload(img, level0.data());
     vkspd::MipGenInfo info = chainInfo(img);
     info.precision = precision;
+    vkspd::Tuning tuning;
+    tuning.kernel = kernel;
+    info.tuning = &tuning;
     Described d;
     EXPECT_TRUE(describe(h->context, info, &d).ok());
     h->submit([&](VkCommandBuffer cmd) {
@@ -33,8 +37,9 @@ Described fullChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
     double worst = expectChainMatches(img, gpu, 0, levels, 0, layers, tol, what);
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(format, &fi);
-    std::printf("[ worst    ] %s %ux%u x%u layers, %u stages, %s: %g (tolerance %g)\n", fi.name, w,
-                ht, layers, d.stages, d.fp16 ? "fp16" : "fp32", worst, tol);
+    std::printf("[ worst    ] %s %ux%u x%u layers, %u stages (%s), %s: %g (tolerance %g)\n", fi.name, w, ht,
+                layers, d.stages, d.plainChain ? "plain" : d.haloStages ? "halo" : "general",
+                d.fp16 ? "fp16" : "fp32", worst, tol);
     h->destroyImage(img);
     return d;
 }
@@ -42,6 +47,8 @@ Described fullChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht,
 }  // namespace
 
 // --- Past 4096: every stage of the cascade, cheaply, with long thin images ---------------------
+// The general kernel's stages (six levels each), then whatever Kernel::Auto takes (the plain-chain
+// or halo-stage kernel where they take the chain).
 
 struct Thin {
     uint32_t w, h;
@@ -56,8 +63,10 @@ TEST_P(CascadeTest, LongThinImagesInOneDispatch) {
     if (t.w > h->properties.limits.maxImageDimension2D || t.h > h->properties.limits.maxImageDimension2D)
         GTEST_SKIP() << "beyond this device's maxImageDimension2D";
     for (vkspd::Precision p : {vkspd::Precision::Auto, vkspd::Precision::FP32}) {
-        Described d = fullChain(h, t.format, t.w, t.h, 1, 0, p, "cascade");
+        Described d = fullChain(h, t.format, t.w, t.h, 1, 0, p, "cascade", vkspd::Kernel::General);
         EXPECT_EQ(d.stages, t.stages);
+        EXPECT_EQ(d.groupsZ, 1u);
+        d = fullChain(h, t.format, t.w, t.h, 1, 0, p, "cascade, Auto");
         EXPECT_EQ(d.groupsZ, 1u);
     }
 }

@@ -406,8 +406,8 @@ TEST(Planner, HaloStagesFollowThePlainPrefixAndTheHaloBound) {
     EXPECT_EQ(small.halo.stages[1].tile, uint32_t(VKSPD_HALO_TILE));
     EXPECT_EQ(small.countersPerLayer, 32u + 1);
     // Every stage's halo, rebuilt from its levels, stays within the bound.
-    for (uint32_t w : {1920u, 2560u, 3840u, 1000u, 1280u, 640u, 20u, 12u, 36u, 4u, 16380u, 28u})
-        for (uint32_t h : {1080u, 1440u, 2160u, 600u, 20u, 12u, 4u, 36u, 132u, 16380u}) {
+    for (uint32_t w : {1920u, 2560u, 3840u, 1000u, 1280u, 640u, 20u, 12u, 36u, 4u, 16380u, 28u, 4095u, 1366u, 63u, 3u, 1u})
+        for (uint32_t h : {1080u, 1440u, 2160u, 600u, 20u, 12u, 4u, 36u, 132u, 16380u, 4095u, 765u, 3u, 1u}) {
             for (bool kernelLayout : {false, true}) {
                 Plan q = plan(w, h);
                 if (!q.halo.stageCount) continue;
@@ -419,14 +419,15 @@ TEST(Planner, HaloStagesFollowThePlainPrefixAndTheHaloBound) {
                     EXPECT_GE(st.levels, 1u);
                     EXPECT_LE(st.levels, 6u);
                     // A stage's last level keeps at least one own texel per tile.
-                    if (s > 0) {
+                    if (s > 0 || q.halo.oddBase) {
                         EXPECT_LE(1u << st.levels, st.tile) << w << "x" << h << " stage " << s;
                     }
                     // 64-texel tiles in makePlan's check, and always for a last stage or a
                     // source that one tile holds along an axis.
                     const uint32_t sw = vkspd::mipExtent(w, st.firstLevel - 1);
                     const uint32_t sh = vkspd::mipExtent(h, st.firstLevel - 1);
-                    if (s > 0 && (!kernelLayout || s + 1 == q.halo.stageCount || sw <= 64 || sh <= 64)) {
+                    if ((s > 0 && (!kernelLayout || s + 1 == q.halo.stageCount || sw <= 64 || sh <= 64)) ||
+                        (s == 0 && q.halo.oddBase)) {
                         EXPECT_EQ(st.tile, uint32_t(VKSPD_TILE)) << w << "x" << h << " stage " << s;
                     }
                     EXPECT_LE(st.haloX, uint32_t(VKSPD_HALO_MAX));
@@ -435,7 +436,7 @@ TEST(Planner, HaloStagesFollowThePlainPrefixAndTheHaloBound) {
                 }
                 EXPECT_EQ(levels, q.levels) << w << "x" << h;
                 // A strip of stage 0 stays in one tile of stage 1.
-                if (kernelLayout) {
+                if (kernelLayout && !q.halo.oddBase) {
                     EXPECT_LE(q.tilesPerGroup * (VKSPD_TILE >> q.halo.stages[0].levels), q.halo.stages[1].tile)
                         << w << "x" << h;
                 }
@@ -443,13 +444,100 @@ TEST(Planner, HaloStagesFollowThePlainPrefixAndTheHaloBound) {
         }
 }
 
-TEST(Planner, HaloStagesRefusedWhereThePrefixIsShortOrTheChainPlain) {
-    EXPECT_EQ(plan(4095, 4095).halo.stageCount, 0u);
-    EXPECT_NE(std::string(plan(4095, 4095).halo.refusal).find("plain prefix is shorter than 2"), std::string::npos);
-    EXPECT_EQ(plan(1366, 768).halo.stageCount, 0u);  // 683 odd at level 1
+TEST(Planner, HaloStagesRefusedWhereTheChainIsPlainOrTooDeep) {
     EXPECT_EQ(plan(4096, 4096).halo.stageCount, 0u);
     EXPECT_NE(std::string(plan(4096, 4096).halo.refusal).find("plain"), std::string::npos);
-    EXPECT_EQ(plan(4, 3).halo.stageCount, 0u);
+    EXPECT_EQ(plan(2048, 1).halo.stageCount, 0u);
+    // 2^19 - 1 texels: stage 0 makes levels 1-3, the next four three each, the last would be a
+    // sixth stage.
+    const Plan deep = plan(524287, 1);
+    EXPECT_EQ(deep.halo.stageCount, 0u);
+    EXPECT_NE(std::string(deep.halo.refusal).find("more stages"), std::string::npos);
+    EXPECT_EQ(plan(262143, 1).halo.stageCount, 5u);
+}
+
+// Where the base or its level 1 has an odd side, stage 0 is a stage of 64x64 tiles of the base
+// with a halo, by the later stages' rule (HaloPlan::oddBase), one workgroup per tile.
+TEST(Planner, HaloStageZeroReadsAnOddBaseInTilesWithAHalo) {
+    Plan p = plan(4095, 4095);  // 4095, 2047, 1023, 511: h = 7 after three levels
+    ASSERT_EQ(p.halo.stageCount, 3u) << p.halo.refusal;
+    EXPECT_TRUE(p.halo.oddBase);
+    const vkspd::HaloStagePlan& zero = p.halo.stages[0];
+    EXPECT_EQ(zero.firstLevel, 1u);
+    EXPECT_EQ(zero.levels, 3u);
+    EXPECT_EQ(zero.haloX, 7u);
+    EXPECT_EQ(zero.haloY, 7u);
+    EXPECT_EQ(zero.tile, uint32_t(VKSPD_TILE));
+    EXPECT_EQ(zero.tilesX, 64u);  // 4095 = 63 * 64 + 63: the last 63 exceed the halo
+    EXPECT_EQ(zero.tilesY, 64u);
+    EXPECT_EQ(p.halo.stages[1].firstLevel, 4u);  // from 511x511
+    EXPECT_EQ(p.halo.stages[1].levels, 3u);
+    EXPECT_EQ(p.halo.stages[2].firstLevel, 7u);  // from 63x63: one tile, levels 7-11
+    EXPECT_EQ(p.halo.stages[2].levels, 5u);
+    EXPECT_EQ(zero.kept, 0u);
+    EXPECT_EQ(p.halo.stages[1].kept, 511u * 511);
+    EXPECT_EQ(p.halo.dataPerLayer, 511u * 511 + 63 * 63);
+    EXPECT_EQ(p.halo.countersPerLayer, 64u + 1);  // stage 0 has no counters
+    vkspd::useHaloStages(&p, 0, 4);
+    EXPECT_EQ(p.tilesPerGroup, 1u);
+    EXPECT_EQ(p.groupsX(), 64u);
+    EXPECT_EQ(p.groupsY(), 64u);
+    EXPECT_EQ(p.halo.stages[0].tile, uint32_t(VKSPD_TILE));  // stage 0 keeps 64-texel tiles
+    EXPECT_EQ(p.halo.stages[1].tile, uint32_t(VKSPD_HALO_TILE));
+    EXPECT_EQ(p.halo.countersPerLayer, 256u + 1);
+    const vkspd::shader::HaloPushConstants pc = vkspd::haloPushConstantsFor(p);
+    EXPECT_EQ(pc.stages, 3u);
+    EXPECT_EQ(pc.stage[0].shape, 1u | (3u << 8) | (7u << 16) | (7u << 24));
+    // The general layout again: its own dispatch.
+    vkspd::useGeneralLayout(&p);
+    EXPECT_EQ(p.groupsX(), 64u);
+    EXPECT_EQ(p.groupsY(), 64u);
+
+    // 1366x768: level 1 is 683x384, so no plain prefix of two; along x the halo stays within 7
+    // for four levels (h = 6), along y every level is even.
+    Plan wide = plan(1366, 768);
+    ASSERT_TRUE(wide.halo.oddBase) << wide.halo.refusal;
+    EXPECT_EQ(wide.halo.stages[0].levels, 4u);
+    EXPECT_EQ(wide.halo.stages[0].haloX, 6u);
+    EXPECT_EQ(wide.halo.stages[0].haloY, 0u);
+    EXPECT_EQ(wide.halo.stages[0].tilesX, 22u);  // 1366 = 21 * 64 + 22
+    EXPECT_EQ(wide.halo.stages[0].tilesY, 12u);
+    // 130x130: 130 = 2 * 64 + 2, a remainder within the halo, which the second tile owns (bits 5
+    // and 6 of its shape).
+    Plan owned = plan(131, 130);
+    ASSERT_TRUE(owned.halo.oddBase);
+    EXPECT_EQ(owned.halo.stages[0].tilesY, 2u);
+    EXPECT_EQ(owned.halo.stages[0].tilesX, 2u);
+    vkspd::useHaloStages(&owned, 0, 4);
+    EXPECT_EQ(owned.groupsX(), 2u);
+    EXPECT_EQ(vkspd::haloPushConstantsFor(owned).stage[0].shape & 0x60u, 0x60u);
+    // One tile holds the base: every level in stage 0, no halo, no scratch.
+    for (auto e : {std::pair<uint32_t, uint32_t>{63, 63}, {3, 1}, {1, 3}, {4, 3}, {5, 5}, {64, 63}}) {
+        Plan one = plan(e.first, e.second);
+        ASSERT_EQ(one.halo.stageCount, 1u) << e.first << "x" << e.second;
+        EXPECT_TRUE(one.halo.oddBase);
+        EXPECT_EQ(one.halo.stages[0].levels, one.levels);
+        EXPECT_EQ(one.halo.stages[0].haloX + one.halo.stages[0].haloY, 0u);
+        EXPECT_EQ(one.halo.dataPerLayer, 0u);
+        EXPECT_EQ(one.halo.countersPerLayer, 0u);
+        vkspd::useHaloStages(&one, 0, 4);
+        EXPECT_EQ(one.groupsX() * one.groupsY(), 1u);
+    }
+    // Thin: 4095x3 (y needs no halo: one tile holds it).
+    Plan thin = plan(4095, 3);
+    ASSERT_TRUE(thin.halo.oddBase);
+    EXPECT_EQ(thin.halo.stages[0].levels, 3u);
+    EXPECT_EQ(thin.halo.stages[0].haloX, 7u);
+    EXPECT_EQ(thin.halo.stages[0].haloY, 0u);
+    EXPECT_EQ(thin.halo.stages[0].tilesY, 1u);
+    // Partial ranges: two levels of 4095x4095.
+    Plan two = plan(4095, 4095, 2);
+    ASSERT_EQ(two.halo.stageCount, 1u);
+    EXPECT_EQ(two.halo.stages[0].levels, 2u);
+    EXPECT_EQ(two.halo.stages[0].haloX, 3u);  // the halo two levels need
+    // A plain prefix of two or more stays a prefix.
+    EXPECT_FALSE(plan(1920, 1080).halo.oddBase);
+    EXPECT_FALSE(plan(1600, 900).halo.oddBase);  // 800x450, 400x225
 }
 
 TEST(Planner, HaloLayoutReplacesTheGeneralOneOnlyWhenChosen) {

@@ -99,6 +99,10 @@ struct OccupancyRecord {
     /// for their records (the linear sampler, else texel loads), false for the general kernel's
     /// (one pipeline for both).
     bool linearFetch = false;
+    /// The halo-stage kernel whose stage 0 reads tiles of the base with a halo (where the base or
+    /// its level 1 has an odd side): OccupancyQueryInfo::oddBase for halo-stage records, false
+    /// for the others.
+    bool oddBase = false;
     OccupancySource source = OccupancySource::NotAvailable;  ///< Where the resources come from.
     PipelineResources resources;       ///< What one group uses (registers 0: unknown).
     SmLimits limits;                   ///< What one SM holds (zero members: unknown).
@@ -125,12 +129,18 @@ struct OccupancyQueryInfo {
     /// false for those that load texels. generateMips makes those kernels per fetch; the general
     /// kernel has one pipeline for both.
     bool linearFetch = false;
+    /// The halo-stage records' stage 0: true for the pipelines whose stage 0 reads tiles of the
+    /// base with a halo (generateMips takes them where the base or its level 1 has an odd side;
+    /// they load texels, so with linearFetch their records are not made), false for those with a
+    /// plain prefix.
+    bool oddBase = false;
 };
 
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
 /// Context can run, then FP32/FP16 of the plain-chain and halo-stage kernels where the device has
 /// quad operations; their names say "plain" and "halo", and end in "linear" for the linear
-/// fetch) of each requested reduction, and for each FP16 variant a
+/// fetch and "odd base" for OccupancyQueryInfo::oddBase) of each requested reduction, and for
+/// each FP16 variant a
 /// second record with halfDenormals set where the device preserves 16-bit denormals (the flavour
 /// 16-bit float formats get). The normal pipelines are not touched: driver
 /// statistics come from temporary pipelines destroyed before returning. Errors: a null context

@@ -30,16 +30,18 @@ enum class Kernel {
                  ///< it loads) only with Fetch::Load or Auto; elsewhere generateMips returns an
                  ///< error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
     General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup.
-    HaloStages,  ///< shaders/vkspd_plain.comp built with VKSPD_HALO, for chains whose first two or
-                 ///< more levels are plain and some later level is not (screen sizes such as
-                 ///< 1920x1080): the plain kernel's strips make the plain prefix, then each later
-                 ///< stage's tiles (32x32 or 64x64) are made whole, with a halo of at most 7
-                 ///< texels, by the group that completes their inputs (docs/DESIGN.md). Needs the quad path, a
-                 ///< built-in reduction, groupColumns 0, at most 5 stages, a SourceImage only
-                 ///< with Fetch::Load or Auto, and Fetch::LinearSampler on the FP32 path only for
-                 ///< 8-bit UNORM and SNORM formats (Fetch::Auto loads where the sampler is refused);
-                 ///< elsewhere an error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT). The
-                 ///< stages' shared memory is 15.3 KB at FP32.
+    HaloStages,  ///< shaders/vkspd_plain.comp built with VKSPD_HALO, for chains with a level
+                 ///< that is not plain: where the first two or more levels are plain (screen
+                 ///< sizes such as 1920x1080) the plain kernel's strips make that prefix, else
+                 ///< (odd bases such as 4095x4095 and 1366x768) stage 0 reads 64x64 tiles of the
+                 ///< base with a halo; then each later stage's tiles (32x32 or 64x64) are made
+                 ///< whole, with a halo of at most 7 texels, by the group that completes their
+                 ///< inputs (docs/DESIGN.md). Needs the quad path, a built-in reduction,
+                 ///< groupColumns 0, at most 5 stages, a SourceImage only with Fetch::Load or
+                 ///< Auto, no Fetch::LinearSampler on an odd base, and Fetch::LinearSampler on the
+                 ///< FP32 path only for 8-bit UNORM and SNORM formats (Fetch::Auto loads where
+                 ///< the sampler is refused); elsewhere an error naming the rule
+                 ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
 };
 
 /// Scheduling overrides for one generateMips call (MipGenInfo::tuning). Zero members mean the
@@ -87,9 +89,12 @@ struct ContextTuning {
 struct ScheduleDescription {
     bool plainChain = false;         ///< The plain-chain kernel runs.
     bool haloStages = false;         ///< The halo-stage kernel runs (neither: the general kernel).
+    bool oddBaseStage = false;       ///< The halo-stage kernel's stage 0 reads tiles of the base
+                                     ///< with a halo (the base or its level 1 has an odd side),
+                                     ///< not a plain prefix.
     uint32_t stages = 0;             ///< Stages of the dispatch: the general and plain-chain
                                      ///< kernels make levels 1-6, 7-12, 13-18 of the range (1 to
-                                     ///< 3 stages); the halo-stage kernel 2 to 5 (levelsPerStage).
+                                     ///< 3 stages); the halo-stage kernel 1 to 5 (levelsPerStage).
     uint32_t levelsPerStage[5] = {}; ///< Levels each stage makes, in order.
     uint32_t tilesPerGroup = 0;      ///< Tiles one workgroup reduces (1 for the general kernel).
     uint32_t tailRow = 0;            ///< The first 64-texel row of the base run in strips of

@@ -54,10 +54,15 @@ std::string describePath(const vkspd::DispatchDescription& d, const vkspd::Sched
            (s.plainChain && s.tailTilesPerGroup != s.tilesPerGroup
                 ? " (" + std::to_string(s.tailTilesPerGroup) + " from tile row " + std::to_string(s.tailRow) + ")"
                 : "") +
-           (s.haloStages ? ", halo-stage kernel, " + std::to_string(s.stages) + " stages, a prefix of " +
-                               std::to_string(s.levelsPerStage[0]) + " levels in strips of " +
-                               std::to_string(s.tilesPerGroup) + " tiles"
-                         : "") +
+           (s.haloStages && s.oddBaseStage
+                ? ", halo-stage kernel, " + std::to_string(s.stages) + " stages, the first of " +
+                      std::to_string(s.levelsPerStage[0]) + " levels in 64x64 tiles of the base with a halo"
+                : "") +
+           (s.haloStages && !s.oddBaseStage
+                ? ", halo-stage kernel, " + std::to_string(s.stages) + " stages, a prefix of " +
+                      std::to_string(s.levelsPerStage[0]) + " levels in strips of " +
+                      std::to_string(s.tilesPerGroup) + " tiles"
+                : "") +
            (d.linearFetch ? ", linear-sampler fetch" : "") +
            (s.groupColumns ? ", strips of " + std::to_string(s.groupColumns) + " tiles" : "") + ")";
 }

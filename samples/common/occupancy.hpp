@@ -13,14 +13,16 @@ namespace vkspd_tools {
 // those of the flavours generateMips also builds of the plain-chain and halo-stage kernels: the
 // halo-stage kernel at each other count in `channels`, and both kernels through the linear
 // sampler (OccupancyRecord::linearFetch; the halo-stage kernel at every count in `channels`
-// and four). Appends to `records`; stops at the first error and returns it, with the records
-// appended until then.
+// and four), and the halo-stage kernel whose stage 0 reads an odd base (OccupancyRecord::oddBase;
+// texel loads) at every count. Appends to `records`; stops at the first error and returns it, with
+// the records appended until then.
 inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQueryInfo query,
                                        const std::vector<uint32_t>& channels,
                                        std::vector<vkspd::OccupancyRecord>* records) {
     std::vector<vkspd::OccupancyRecord> found;
     query.channels = 4;
     query.linearFetch = false;
+    query.oddBase = false;
     vkspd::Result r = vkspd::queryOccupancy(context, query, &found);
     for (vkspd::OccupancyRecord& rec : found) records->push_back(std::move(rec));
     std::vector<uint32_t> counts;
@@ -37,6 +39,14 @@ inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQ
             for (vkspd::OccupancyRecord& rec : found)
                 if (rec.haloStages || (rec.plainChain && n == 4)) records->push_back(std::move(rec));
         }
+    query.linearFetch = false;
+    query.oddBase = true;
+    for (uint32_t n : counts) {
+        if (!r.ok()) return r;
+        query.channels = n;
+        r = vkspd::queryOccupancy(context, query, &found);
+        for (vkspd::OccupancyRecord& rec : found) records->push_back(std::move(rec));
+    }
     return r;
 }
 
