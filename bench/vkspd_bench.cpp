@@ -113,7 +113,9 @@ const char* kUsageText =
     "options:\n"
     "  --device N        Vulkan device index (default: first discrete GPU, else any)\n"
     "  --reps N          timed repetitions (default 30; 3 warm-up repetitions come first)\n"
-    "  --sizes LIST      comma-separated WxH (default: the standard list, up to the device limit)\n"
+    "  --sizes LIST      comma-separated WxH (default: 1000x600, 1920x1080, 2560x1440, 3840x2160,\n"
+    "                    2047x2047, 2048x2048, 4095x4095, 4096x4096, 8191x8191, 8192x8192 and\n"
+    "                    16384x16384, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, d32-min (the Hi-Z row),\n"
     "                    r8 (default: all but r8; r8 moves a quarter of rgba8's bytes with the\n"
     "                    same texels, and with the same instructions but in the halo-stage\n"
@@ -1158,7 +1160,8 @@ struct Lists {
 
 // Returns -1 to go on, else 2 (its message printed).
 int parseLists(const Args& a, const Gpu& g, Lists* lists) {
-    const std::string defaultSizes = "1920x1080,2560x1440,3840x2160,2047x2047,2048x2048,4095x4095,4096x4096,8192x8192,16384x16384";
+    const std::string defaultSizes =
+        "1000x600,1920x1080,2560x1440,3840x2160,2047x2047,2048x2048,4095x4095,4096x4096,8191x8191,8192x8192,16384x16384";
     for (const std::string& s : split(a.sizesArg.empty() ? defaultSizes : a.sizesArg)) {
         uint32_t w = 0, h = 0;
         if (std::sscanf(s.c_str(), "%ux%u", &w, &h) != 2 || !w || !h) {
