@@ -56,7 +56,8 @@ if(VKSPD_PLAIN_SHADER)
 else()
   set(VKSPD_PLAIN_SOURCE ${PROJECT_SOURCE_DIR}/shaders/vkspd_plain.comp)
 endif()
-# The same source with VKSPD_HALO=1 is the halo-stage kernel (plain prefix, then halo stages).
+# The same source with VKSPD_HALO=1 is the halo-stage kernel (plain prefix, then halo stages), with
+# VKSPD_HALO=2 the same kernel whose stage 0 reads an odd base in tiles.
 function(vkspd_plain_variant name fp16 reduction halo)
   set(out ${VKSPD_SHADER_DIR}/vkspd_plain_${name}.inc)
   # -I: an experiment's copy (VKSPD_PLAIN_SHADER) may lie outside shaders/ and still include.
@@ -72,6 +73,8 @@ foreach(r RANGE 3)
   vkspd_plain_variant(fp16_${rname} 1 ${r} 0)
   vkspd_plain_variant(halo_fp32_${rname} 0 ${r} 1)
   vkspd_plain_variant(halo_fp16_${rname} 1 ${r} 1)
+  vkspd_plain_variant(odd_fp32_${rname} 0 ${r} 2)
+  vkspd_plain_variant(odd_fp16_${rname} 1 ${r} 2)
 endforeach()
 
 # Debug variants for include/vkspd/debug.hpp (average only): a per-tile map at an extra binding,

@@ -31,7 +31,9 @@
 //
 // Build-time switches as vkspd.comp: VKSPD_FP16, VKSPD_QUAD (must be 1), VKSPD_REDUCTION (not
 // VKSPD_REDUCTION_CUSTOM). The sRGB encoding of the stores is a specialization constant
-// (VKSPD_SPEC_SRGB, vkspd_common.glsl), not the push constants' VKSPD_FLAG_SRGB.
+// (VKSPD_SPEC_SRGB, vkspd_common.glsl), not the push constants' VKSPD_FLAG_SRGB. VKSPD_HALO: 0 the
+// plain-chain kernel, 1 the halo-stage kernel with a plain prefix, 2 the halo-stage kernel whose
+// stage 0 reads an odd base in tiles (kOddBase).
 #if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD) || !defined(VKSPD_REDUCTION)
 #error "Missing required macro VKSPD_FP16, VKSPD_QUAD or VKSPD_REDUCTION"
 #endif
@@ -162,7 +164,9 @@ layout(constant_id = VKSPD_SPEC_COPY_BASE) const bool kCopyBase = false;
 layout(constant_id = VKSPD_SPEC_LINEAR) const bool kLinearFetch = false;
 #if VKSPD_HALO
 layout(constant_id = VKSPD_SPEC_FINITE) const bool kFiniteValues = false;
-layout(constant_id = VKSPD_SPEC_ODD_BASE) const bool kOddBase = false;
+// VKSPD_HALO=2: the halo-stage kernel whose stage 0 reads an odd base (a module of its own, so the
+// prefix's pipelines are compiled from the same code as without it).
+const bool kOddBase = VKSPD_HALO == 2;
 #endif
 
 // Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
@@ -715,9 +719,10 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
     [[dont_unroll]] for (int k = 0; k < per; ++k) {
         int y = y0 + k;
         uint special1 = 0u, special2 = 0u;
-        int y1 = min(2 * y + 1, hi.y), y2 = min(2 * y + 2, hi.y);
-        vec4 row1 = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, y1), rowAt + y1 * stride, cols, wx, special1);
-        vec4 row2 = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, y2), rowAt + y2 * stride, cols, wx, special2);
+        vec4 row1 = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, min(2 * y + 1, hi.y)),
+                               rowAt + min(2 * y + 1, hi.y) * stride, cols, wx, special1);
+        vec4 row2 = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, min(2 * y + 2, hi.y)),
+                               rowAt + min(2 * y + 2, hi.y) * stride, cols, wx, special2);
         vec3 wy = axisWeights(sAbove.y, o.y + y);
         vec4 acc = rIdentity();
         uint special = 0u;
@@ -792,7 +797,7 @@ void haloTile(int s, ivec2 t, uint lane) {
     int first = haloFirst(s), d = haloLevels(s);
     bool last = s + 1 >= int(pc.stages);
     gBasePass = kOddBase && s == 0;
-    uint keptIn = gBasePass ? 0u : pc.stage[s - 1].kept, keptOut = pc.stage[s].kept;
+    uint keptIn = kOddBase && s == 0 ? 0u : pc.stage[s - 1].kept, keptOut = pc.stage[s].kept;
     if (kCopyBase && gBasePass) copyBaseTile(t, lane);
     // Level 1 of the stage (up to 35x35; 19x19 for 32-texel tiles) at the start of the pool,
     // whole where it fits the pool's first part, else in two halves of at most 19 rows; level 2

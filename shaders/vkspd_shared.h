@@ -96,11 +96,6 @@ typedef uint32_t uint;
 // without the sampler's path the FP16 plain kernel took 64 registers instead of 48 and its loads
 // ran 7-9% slower (docs/PERFORMANCE.md). Its pipelines are made per value.
 #define VKSPD_SPEC_LINEAR 6
-// vkspd_plain.comp built with VKSPD_HALO: true where stage 0 reads the base itself in 64x64 tiles
-// with a halo, one workgroup per tile, as the later stages read their source (the base or its
-// level 1 has an odd side: no plain prefix); false where stage 0 is the plain prefix. Its
-// pipelines are made per value, so the prefix's pipelines carry none of the odd stage's code.
-#define VKSPD_SPEC_ODD_BASE 7
 #define VKSPD_MAX_DATA_RANGES 4
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).
@@ -145,8 +140,8 @@ struct PushConstants {
 };
 
 // vkspd_plain.comp built with VKSPD_HALO=1, the halo-stage kernel (docs/DESIGN.md, "Halo
-// stages"): stage 0 is a plain prefix (levels 1..P of the base, every one a 2x2 reduction), or
-// with VKSPD_SPEC_ODD_BASE 64x64 tiles of the base with a halo; each later stage s reads tiles of
+// stages"): stage 0 is a plain prefix (levels 1..P of the base, every one a 2x2 reduction), or,
+// built with VKSPD_HALO=2, 64x64 tiles of the base with a halo; each later stage s reads tiles of
 // the level the stage before kept (VKSPD_HALO_TILE or 64 texels a side), plus a right and bottom
 // halo of at most VKSPD_HALO_MAX texels per axis, and makes its levels alone in shared memory.
 #define VKSPD_HALO_MAX_STAGES 5
@@ -183,7 +178,7 @@ struct HaloPushConstants {
     uint extentX;
     uint extentY;
     uint levels;
-    uint stages;             // 2 .. VKSPD_HALO_MAX_STAGES (1 .. with VKSPD_SPEC_ODD_BASE)
+    uint stages;             // 2 .. VKSPD_HALO_MAX_STAGES (1 .. with VKSPD_HALO=2)
     uint flags;
     uint channels;
     uint countersPerLayer;

@@ -583,13 +583,12 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     const uint32_t specialChannels = halo ? channels : 0;  // the plain-chain kernel computes four
     specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase).add(VKSPD_SPEC_LINEAR, linearFetch);
     const bool odd = halo && oddBase;
-    if (halo)
-        specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels).add(VKSPD_SPEC_ODD_BASE, odd);
+    if (halo) specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels);
     // One bit per flag, then the reduction, the channel count, the fetch and the odd base.
     const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
                          uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10 |
                          uint32_t(linearFetch) << 13 | uint32_t(odd) << 14;
-    return cachedEmbeddedPipeline(c, c->plainPipelines[key], embeddedPlainSpirv(reduction, fp16, halo), half, out,
+    return cachedEmbeddedPipeline(c, c->plainPipelines[key], embeddedPlainSpirv(reduction, fp16, halo, odd), half, out,
                                   &specialization.info);
 }
 

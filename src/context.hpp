@@ -30,8 +30,9 @@ struct SpirvBlob {
 // reduction: VKSPD_REDUCTION_* below CUSTOM.
 SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad);
 // The plain-chain kernel (shaders/vkspd_plain.comp, quad only) of a built-in reduction, or with
-// `halo` the halo-stage kernel built from it.
-SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo = false);
+// `halo` the halo-stage kernel built from it, with `oddBase` the one whose stage 0 reads an odd
+// base (VKSPD_HALO=2).
+SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo = false, bool oddBase = false);
 SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.hpp's map variants
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
@@ -120,7 +121,7 @@ struct vkspd::ContextT {
     // The plain-chain and halo-stage kernels (quad only), by a key getPlainPipeline packs:
     // reduction, fp16, half denormals and the specialization constants of the module
     // (VKSPD_SPEC_SRGB, VKSPD_SPEC_COPY_BASE, VKSPD_SPEC_FINITE, VKSPD_SPEC_CHANNELS,
-    // VKSPD_SPEC_LINEAR, VKSPD_SPEC_ODD_BASE).
+    // VKSPD_SPEC_LINEAR), and the halo-stage module (VKSPD_HALO=1 or 2).
     std::map<uint32_t, VkPipeline> plainPipelines;
     // The general kernel with its data in dataRangeSlots ranges, compiled at run time on first use
     // (custom reductions' entries go with them).
@@ -223,8 +224,8 @@ bool runtimeCompilerAvailable();
 // `finiteValues` is VKSPD_SPEC_FINITE and `channels` (1 to 4, Plan::channels) VKSPD_SPEC_CHANNELS,
 // with which the halo-stage kernel computes only those (the plain-chain kernel uses neither);
 // `linearFetch`: level 1 through the linear sampler, else texel loads (VKSPD_SPEC_LINEAR);
-// `oddBase`: the halo-stage kernel's stage 0 reads tiles of the base with a halo
-// (VKSPD_SPEC_ODD_BASE, HaloPlan::oddBase).
+// `oddBase`: the halo-stage kernel whose stage 0 reads tiles of the base with a halo (its module
+// built with VKSPD_HALO=2, HaloPlan::oddBase).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
                         bool halo = false, bool finiteValues = false, uint32_t channels = 4,

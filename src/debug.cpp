@@ -175,15 +175,15 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutableStatisticsKHR"));
     if (!getProperties || !getStatistics)
         return fail(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetPipelineExecutableStatisticsKHR could not be loaded");
-    const SpirvBlob blob = plain || halo ? embeddedPlainSpirv(reduction, fp16, halo) : embeddedSpirv(reduction, fp16, quad);
+    const SpirvBlob blob =
+        plain || halo ? embeddedPlainSpirv(reduction, fp16, halo, oddBase) : embeddedSpirv(reduction, fp16, quad);
     // The plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false), the one every
     // format but the sRGB ones gets, with `linearFetch` (VKSPD_SPEC_LINEAR); the halo-stage
-    // kernel's also for `channels` (VKSPD_SPEC_CHANNELS) and `oddBase` (VKSPD_SPEC_ODD_BASE).
-    const uint32_t values[3] = {uint32_t(linearFetch), channels, uint32_t(oddBase)};
-    const VkSpecializationMapEntry entries[3] = {{VKSPD_SPEC_LINEAR, 0, sizeof(uint32_t)},
-                                                 {VKSPD_SPEC_CHANNELS, sizeof(uint32_t), sizeof(uint32_t)},
-                                                 {VKSPD_SPEC_ODD_BASE, 2 * sizeof(uint32_t), sizeof(uint32_t)}};
-    const VkSpecializationInfo specialization{halo ? 3u : 1u, entries, sizeof values, values};
+    // kernel's also for `channels` (VKSPD_SPEC_CHANNELS), from its odd-base module with `oddBase`.
+    const uint32_t values[2] = {uint32_t(linearFetch), channels};
+    const VkSpecializationMapEntry entries[2] = {{VKSPD_SPEC_LINEAR, 0, sizeof(uint32_t)},
+                                                 {VKSPD_SPEC_CHANNELS, sizeof(uint32_t), sizeof(uint32_t)}};
+    const VkSpecializationInfo specialization{halo ? 2u : 1u, entries, sizeof values, values};
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
                                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals,

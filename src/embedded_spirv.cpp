@@ -102,6 +102,30 @@ const uint32_t kHaloFp32MinMax[] =
 const uint32_t kHaloFp16MinMax[] =
 #include "vkspd_plain_halo_fp16_minmax.inc"
     ;
+const uint32_t kOddFp32Average[] =
+#include "vkspd_plain_odd_fp32_average.inc"
+    ;
+const uint32_t kOddFp16Average[] =
+#include "vkspd_plain_odd_fp16_average.inc"
+    ;
+const uint32_t kOddFp32Min[] =
+#include "vkspd_plain_odd_fp32_min.inc"
+    ;
+const uint32_t kOddFp16Min[] =
+#include "vkspd_plain_odd_fp16_min.inc"
+    ;
+const uint32_t kOddFp32Max[] =
+#include "vkspd_plain_odd_fp32_max.inc"
+    ;
+const uint32_t kOddFp16Max[] =
+#include "vkspd_plain_odd_fp16_max.inc"
+    ;
+const uint32_t kOddFp32MinMax[] =
+#include "vkspd_plain_odd_fp32_minmax.inc"
+    ;
+const uint32_t kOddFp16MinMax[] =
+#include "vkspd_plain_odd_fp16_minmax.inc"
+    ;
 const uint32_t kDebugFp32Lds[] =
 #include "vkspd_debug_fp32_lds.inc"
     ;
@@ -169,6 +193,13 @@ const SpirvBlob kHalo[4][2] = {
     {BLOB(kHaloFp32Max), BLOB(kHaloFp16Max)},
     {BLOB(kHaloFp32MinMax), BLOB(kHaloFp16MinMax)},
 };
+// [reduction][fp16]: vkspd_plain.comp built with VKSPD_HALO=2 (stage 0 on an odd base)
+const SpirvBlob kOdd[4][2] = {
+    {BLOB(kOddFp32Average), BLOB(kOddFp16Average)},
+    {BLOB(kOddFp32Min), BLOB(kOddFp16Min)},
+    {BLOB(kOddFp32Max), BLOB(kOddFp16Max)},
+    {BLOB(kOddFp32MinMax), BLOB(kOddFp16MinMax)},
+};
 #undef BLOB
 
 }  // namespace
@@ -177,8 +208,8 @@ SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad) {
     return kCompute[reduction < 4 ? reduction : 0][fp16 ? 1 : 0][quad ? 1 : 0];
 }
 
-SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo) {
-    return (halo ? kHalo : kPlain)[reduction < 4 ? reduction : 0][fp16 ? 1 : 0];
+SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo, bool oddBase) {
+    return (halo ? (oddBase ? kOdd : kHalo) : kPlain)[reduction < 4 ? reduction : 0][fp16 ? 1 : 0];
 }
 
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins) {

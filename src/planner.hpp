@@ -60,7 +60,7 @@ struct HaloPlan {
     uint32_t stageCount = 0;          // 0: the kernel does not take the chain (`refusal` says why)
     const char* refusal = "";
     bool oddBase = false;             // stage 0 reads 64x64 tiles of the base and their halo, one
-                                      // workgroup per tile (the shader's VKSPD_SPEC_ODD_BASE)
+                                      // workgroup per tile (the shader built with VKSPD_HALO=2)
     HaloStagePlan stages[VKSPD_HALO_MAX_STAGES];
     uint32_t countersPerLayer = 0;    // uints
     uint32_t dataPerLayer = 0;        // texels

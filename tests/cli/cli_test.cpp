@@ -430,16 +430,26 @@ TEST_F(Cli, ChainTooLargeForTheDeviceIsRefusedFromTheHeader) {
 }
 
 // --kernel halo runs the halo-stage kernel, whose chain --verify compares with the CPU reference,
-// and the summary line says so; a size it does not take is refused with the library's reason.
+// and the summary line says how its stage 0 runs (a plain prefix, or tiles of an odd base); a
+// size it does not take is refused with the library's reason.
 TEST_F(Cli, HaloKernelVerifiesAndIsNamed) {
     const CliRun r = run({"--random", "260x132", "--kernel", "halo", "--verify", "--no-write"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("halo-stage kernel, "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("a prefix of 2 levels"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("verified: every level within"), std::string::npos) << r.out;
-    const CliRun odd = run({"--random", "65x63", "--kernel", "halo", "--no-write"});
-    EXPECT_NE(odd.code, 0);
-    EXPECT_NE(odd.err.find("Kernel::HaloStages: the mip range does not suit it"), std::string::npos) << odd.err;
+    const CliRun odd = run({"--random", "131x63", "--kernel", "halo", "--verify", "--no-write"});
+    ASSERT_EQ(odd.code, 0) << odd.err;
+    EXPECT_NE(odd.out.find("halo-stage kernel, 2 stages, the first of 3 levels in 64x64 tiles of the base with a "
+                           "halo"),
+              std::string::npos)
+        << odd.out;
+    EXPECT_NE(odd.out.find("verified: every level within"), std::string::npos) << odd.out;
+    const CliRun plain = run({"--random", "256x256", "--kernel", "halo", "--no-write"});
+    EXPECT_NE(plain.code, 0);
+    EXPECT_NE(plain.err.find("Kernel::HaloStages: the mip range does not suit it: the chain is plain"),
+              std::string::npos)
+        << plain.err;
 }
 
 struct BadCase {
