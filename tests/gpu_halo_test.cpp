@@ -304,8 +304,9 @@ TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
 
 // Kernel::Auto takes the halo-stage kernel wherever it takes the chain (1600x900: a prefix of 2;
 // 1920x1080: 3; 1280x720: 4; 2560x1440: 5; 254x254 and 255x255: an odd base), with Fetch::Auto's
-// choice (the general kernel's) where the halo kernel takes it and loads where it does not, but a
-// prefix of 2 of 16-byte texels without a source (1600x900 RGBA32F); and keeps the general kernel
+// choice (the general kernel's) where the halo kernel takes it and loads where it does not, but
+// for 16-byte texels without a source a prefix of 2 (1600x900 RGBA32F) or an odd base under 2^20
+// texels (1023x765 RGBA32F); and keeps the general kernel
 // on the LDS-only path, with group-ID tiling, and where the halo kernel's scratch (bound as one
 // range) is past the range limit, which the general kernel splits. The 1280x720 chain it makes
 // matches the reference.
@@ -352,8 +353,12 @@ TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
     EXPECT_EQ(d.oddBaseStage, h->quad);
     EXPECT_FALSE(d.linearFetch) << "an odd base is loaded";
     EXPECT_FALSE(d.plainChain);
-    schedule(h->context, 255, 255, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
+    schedule(h->context, 255, 255, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32_SFLOAT);
     EXPECT_EQ(d.oddBaseStage, h->quad) << "an odd base on the FP32 path";
+    schedule(h->context, 1023, 765, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
+    EXPECT_FALSE(d.haloStages) << "an odd base of 16-byte texels under 2^20 texels";
+    schedule(h->context, 1025, 1025, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
+    EXPECT_EQ(d.oddBaseStage, h->quad) << "an odd base of 16-byte texels from 2^20 texels";
     schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
     EXPECT_FALSE(d.haloStages) << "a prefix of 2 of 16-byte texels without a source";
     schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32_SFLOAT);
