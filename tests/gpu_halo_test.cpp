@@ -177,6 +177,23 @@ TEST_F(GpuTest, HaloStagesKeepFloatSpecials) {
     }
 }
 
+// FP32 passes sum a source row's three taps before the column: rows of taps at the float maximum
+// whose weights, rounded, sum past 1 must not become Inf and outweigh the column's other rows.
+// RGBA32F 33x5 (an odd base, so stage 0's passes read rows of the base; 33 texels a row, whose
+// three-tap weights round past 1 at several texels), rows 0 and 1 at the float maximum: level 1's
+// first row is 4/5 of the maximum plus a fifth of row 2, against the reference.
+TEST_F(GpuTest, HaloStagesFp32RowsAtTheFloatMaximumStayFinite) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    const uint32_t w = 33;
+    auto maxRows = [&](std::vector<uint8_t>* level0) {
+        const uint32_t bits = 0x7F7FFFFFu;
+        for (uint32_t y = 0; y < 2; ++y)
+            for (uint32_t x = 0; x < w; ++x)
+                for (uint32_t c = 0; c < 4; ++c) std::memcpy(level0->data() + ((size_t(y) * w + x) * 4 + c) * 4, &bits, 4);
+    };
+    expectHaloChain(h, VK_FORMAT_R32G32B32A32_SFLOAT, w, 5, 1, false, vkspd::Reduction::Average, maxRows);
+}
+
 // A Hi-Z pyramid: the depth copied into level 0 by the prefix (512x1080) or by the tiles of an odd
 // base (509x263; 131x130, whose last tiles own 3 and 2 texels past their 64), every level the
 // exact minimum.
