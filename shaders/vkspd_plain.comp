@@ -49,6 +49,9 @@
 #extension GL_KHR_shader_subgroup_quad : require
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
+#if VKSPD_HALO == 2
+#extension GL_KHR_shader_subgroup_shuffle_relative : require
+#endif
 #if VKSPD_FP16
 #extension GL_EXT_shader_explicit_arithmetic_types_float16 : require
 #endif
@@ -586,74 +589,22 @@ void arriveFootprints(int s, ivec2 lo, ivec2 hi, uint lane) {
 // starts at texel `o` and is `width` texels wide, into sPool[at + (row - r0) * width + column].
 // Each texel is the exact reduction of its two or three taps per axis in the region above (which
 // starts at 2 * o and is `aboveN` texels wide and high): the kept texels of the stage before
-// (`fromKept`, at data texel `kept`), else sPool[above + (row - aboveRow) * aboveN.x + column].
+// (`fromKept`, at data texel `kept`; while gBasePass, the base itself), else sPool[above + (row -
+// aboveRow) * aboveN.x + column].
 // Texels of rows [s0, s1) that the tile owns (column and row below `own`, per axis) go to the
 // image, and with `keep` to the data buffer at `keepAt` for the next stage. Each variant makes
 // every texel the way the CPU reference does (rows, then the column of rows).
+#if !VKSPD_FP16 || VKSPD_HALO == 2
+// Column bands: the FP32 variants' haloRows, faster in their later stages at the cost of 3 groups
+// per SM to 2, which the FP32 prefix afforded (docs/PERFORMANCE.md). The FP16 variants' odd-base
+// module makes its stage 0's level 1 from the base this way too (haloBandRows): a lane loads each
+// base row of its column once, six loads per level-1 texel where a lane per texel loaded nine
+// (RGBA8 4095x4095 158 -> 130 us, RGBA16F 227 -> 188 before the shuffles below, on an H200).
 #if VKSPD_FP16
-// FP16 variants: lane i of round r makes texel i + 256 r of the rows. The three taps of each
-// source row are loaded together (those of weight 0 clamped into the region above, whose texels
-// are all complete), then reduced in the reference's order: a load behind each weight's test
-// made up to nine dependent round trips to the L2 per texel of a stage's first level. Not all
-// nine at once: that took the kernel from 61 registers to 74, under 4 groups per SM, and its
-// prefix lost more than its passes gained; nor the FP32 variants' column bands below, which took
-// it to 2 groups per SM (docs/PERFORMANCE.md).
-void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, bool fromKept, uint kept,
-              int above, int aboveRow, ivec2 aboveN, int s0, int s1, bool keep, uint keepAt, uint lane) {
-    uvec2 sAbove = levelExtent(level - 1);
-    int count = (r1 - r0) * width;
-    ivec2 hi = aboveN - 1;
-    bool fromBase = kOddBase && gBasePass && fromKept;
-    // Row y of the region above (relative to it) starts at data texel rowAt + y * stride, or at
-    // sPool[rowAt + y * stride]; from the base, at texel 2 * o + (0, y).
-    int rowAt = fromBase ? 0 : fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
-    int stride = fromKept ? int(sAbove.x) : aboveN.x;
-    // A fixed number of rounds with a test, not a loop that each lane leaves after its own count:
-    // with that loop, lavapipe (Mesa 22.3, LLVM 15) computed wrong texels in the second tile a
-    // group ran (docs/PERFORMANCE.md).
-    [[dont_unroll]] for (int r = 0; r < (VKSPD_HALO_FIRST + VKSPD_GROUP_SIZE - 1) / VKSPD_GROUP_SIZE; ++r) {
-        int i = int(lane) + r * VKSPD_GROUP_SIZE;
-        if (i >= count) continue;
-        ivec2 l = ivec2(i % width, r0 + i / width), g = o + l;
-        vec3 wx = axisWeights(sAbove.x, g.x), wy = axisWeights(sAbove.y, g.y);
-        ivec3 cx = min(2 * l.x + ivec3(0, 1, 2), ivec3(hi.x)), cy = min(2 * l.y + ivec3(0, 1, 2), ivec3(hi.y));
-        vec4 acc = rIdentity();
-        [[unroll]] for (int b = 0; b < 3; ++b) {
-            if (wy[b] == 0.0) continue;
-            f16vec4 t[3];
-            int rowStart = rowAt + cy[b] * stride;
-            if (fromBase) {
-                // The format's values fit halves (the FP16 variants run no other): the same taps.
-                // (All nine at once: RGBA8 6% slower at 4095x4095 on an H200, docs/PERFORMANCE.md.)
-                [[unroll]] for (int a = 0; a < 3; ++a) t[a] = f16vec4(sourceTexel(2 * o + ivec2(cx[a], cy[b])));
-            } else if (fromKept) {
-                [[unroll]] for (int a = 0; a < 3; ++a) t[a] = loadKeptHalf(uint(rowStart + cx[a]));
-            } else {
-                [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sPool[rowStart + cx[a]];
-            }
-            vec4 row = rIdentity();
-            [[unroll]] for (int a = 0; a < 3; ++a) {
-                if (wx[a] == 0.0) continue;
-                row = rAccumulate(row, vec4(t[a]), wx[a]);
-            }
-            acc = rAccumulate(acc, row, wy[b]);
-        }
-        // The taps are halves: a sum of finite ones exceeds the half maximum by float rounding at
-        // most (toReal saturates it) and never reaches the float maximum, so finishReduce's clamp,
-        // and the non-finite taps it needs to know, change nothing here (the same texel); Inf and
-        // NaN taps give Inf and NaN. Normalized values (kFiniteValues) need no saturation either.
-        VEC v = kFiniteValues ? VEC(acc) : toReal(acc);
-        sPool[at + i] = LIVE_CHANNELS(v);
-        if (l.x < own.x && l.y < own.y && l.y >= s0 && l.y < s1) {
-            storeLevelInRange(level, g, vec4(v));
-            if (keep) storeKept(keptTexel(keepAt, level, g), vec4(v));
-        }
-    }
-}
-
+#define BAND_ROWS haloBandRows
 #else
-// FP32 variants: column bands (haloRows below), faster in the later stages at the cost of 3 groups
-// per SM to 2, which the FP32 prefix afforded (docs/PERFORMANCE.md).
+#define BAND_ROWS haloRows
+#endif
 
 // Bit c of the mask: channel c of v is Inf or NaN (one register where a uvec4 took four).
 uint nonFiniteBits(vec4 v) {
@@ -661,6 +612,13 @@ uint nonFiniteBits(vec4 v) {
     return f.x | (f.y << 1u) | (f.z << 2u) | (f.w << 3u);
 }
 uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, bits >> 3u) & 1u; }
+
+#if VKSPD_HALO == 2
+// Lanes of haloRows that fetch a base row's third tap themselves: the last of a subgroup, and that
+// of a band's last column (the next lane starts the next band). The others take it from the next
+// lane, whose first tap it is (the lane of column c + 1 in the same band).
+bool gOwnThird;
+#endif
 
 // The taps of one source row of a halo texel column: the row's three texels at columns `cols`
 // (clamped into the region above: a weight-0 tap may lie past it) from the kept texels of the
@@ -670,9 +628,39 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, vec3 wx, inout uint special) {
     vec4 t[3];
     if (fromBase) {
+#if VKSPD_HALO != 2
         [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sourceTexel(base + ivec2(cols[a], 0));
+#else
+        // Texels of four channels of 16 or 32 bits (a format that is not normalized): the third
+        // tap from the next lane where it has it (gOwnThird), RGBA16F 4095x4095 7% and RGBA32F 3%
+        // faster on an H200; the other formats fetch it, faster there (RGBA8 8191x8191 by 4%).
+        if (kChannels == 4u && !kFiniteValues) {
+#if VKSPD_FP16
+            // As halves, which the FP16 variants' values are (FormatInfo::fp16Capable): two words.
+            f16vec4 h0 = f16vec4(sourceTexel(base + ivec2(cols[0], 0)));
+            f16vec4 h1 = f16vec4(sourceTexel(base + ivec2(cols[1], 0)));
+            uvec2 next = subgroupShuffleDown(uvec2(packFloat2x16(h0.xy), packFloat2x16(h0.zw)), 1u);
+            f16vec4 h2 = gOwnThird ? f16vec4(sourceTexel(base + ivec2(cols[2], 0)))
+                                   : f16vec4(unpackFloat2x16(next.x), unpackFloat2x16(next.y));
+            t[0] = vec4(h0);
+            t[1] = vec4(h1);
+            t[2] = vec4(h2);
+#else
+            t[0] = sourceTexel(base + ivec2(cols[0], 0));
+            t[1] = sourceTexel(base + ivec2(cols[1], 0));
+            vec4 next = subgroupShuffleDown(t[0], 1u);
+            t[2] = gOwnThird ? sourceTexel(base + ivec2(cols[2], 0)) : next;
+#endif
+        } else {
+            [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sourceTexel(base + ivec2(cols[a], 0));
+        }
+#endif
     } else if (fromKept) {
+#if VKSPD_FP16
+        [[unroll]] for (int a = 0; a < 3; ++a) t[a] = vec4(loadKeptHalf(uint(at + cols[a])));
+#else
         [[unroll]] for (int a = 0; a < 3; ++a) t[a] = loadKept(uint(at + cols[a]));
+#endif
     } else {
         [[unroll]] for (int a = 0; a < 3; ++a) t[a] = vec4(sPool[at + cols[a]]);
     }
@@ -693,8 +681,8 @@ vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, ve
 // top to bottom: each source row's horizontal reduction is made once and carried to the texel
 // below, whose first row it is (row 2y + 2 of texel y is row 2y of texel y + 1), so a lane loads
 // a source texel once and a texel's two new rows go out together.
-void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, bool fromKept, uint kept,
-              int above, int aboveRow, ivec2 aboveN, int s0, int s1, bool keep, uint keepAt, uint lane) {
+void BAND_ROWS(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, bool fromKept, uint kept,
+               int above, int aboveRow, ivec2 aboveN, int s0, int s1, bool keep, uint keepAt, uint lane) {
     if (width <= 0 || r1 <= r0) return;  // an empty region (the same in every lane)
     uvec2 sAbove = levelExtent(level - 1);
     int bands = VKSPD_GROUP_SIZE / width, per = (r1 - r0 + bands - 1) / bands;
@@ -710,6 +698,9 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
     int rowAt = fromBase ? 0 : fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
     int stride = fromKept ? int(levelExtent(level - 1).x) : aboveN.x;
     uint carried = 0u;
+#if VKSPD_HALO == 2
+    gOwnThird = gl_SubgroupInvocationID == gl_SubgroupSize - 1u || c == width - 1;
+#endif
     // From the base, source row y is texel row 2 * o.y + y.
     vec4 carry = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, min(2 * y0, hi.y)), rowAt + min(2 * y0, hi.y) * stride,
                             cols, wx, carried);
@@ -745,6 +736,71 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
         sPool[at + (y - r0) * width + c] = LIVE_CHANNELS(v);
         ivec2 g = o + ivec2(c, y);
         if (c < own.x && y < own.y && y >= s0 && y < s1) {
+            storeLevelInRange(level, g, vec4(v));
+            if (keep) storeKept(keptTexel(keepAt, level, g), vec4(v));
+        }
+    }
+}
+
+#endif
+
+#if VKSPD_FP16
+// FP16 variants: lane i of round r makes texel i + 256 r of the rows. The three taps of each
+// source row are loaded together (those of weight 0 clamped into the region above, whose texels
+// are all complete), then reduced in the reference's order: a load behind each weight's test
+// made up to nine dependent round trips to the L2 per texel of a stage's first level. Not all
+// nine at once: that took the kernel from 61 registers to 74, under 4 groups per SM, and its
+// prefix lost more than its passes gained; nor the column bands above, which took it to 2 groups
+// per SM (docs/PERFORMANCE.md). The odd-base module's passes from the base run those bands
+// (haloBandRows): without the prefix, its kernel kept 4 groups per SM with them.
+void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, bool fromKept, uint kept,
+              int above, int aboveRow, ivec2 aboveN, int s0, int s1, bool keep, uint keepAt, uint lane) {
+#if VKSPD_HALO == 2
+    if (gBasePass && fromKept) {
+        haloBandRows(level, o, width, own, r0, r1, at, fromKept, kept, above, aboveRow, aboveN, s0, s1, keep, keepAt, lane);
+        return;
+    }
+#endif
+    uvec2 sAbove = levelExtent(level - 1);
+    int count = (r1 - r0) * width;
+    ivec2 hi = aboveN - 1;
+    // Row y of the region above (relative to it) starts at data texel rowAt + y * stride, or at
+    // sPool[rowAt + y * stride].
+    int rowAt = fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
+    int stride = fromKept ? int(sAbove.x) : aboveN.x;
+    // A fixed number of rounds with a test, not a loop that each lane leaves after its own count:
+    // with that loop, lavapipe (Mesa 22.3, LLVM 15) computed wrong texels in the second tile a
+    // group ran (docs/PERFORMANCE.md).
+    [[dont_unroll]] for (int r = 0; r < (VKSPD_HALO_FIRST + VKSPD_GROUP_SIZE - 1) / VKSPD_GROUP_SIZE; ++r) {
+        int i = int(lane) + r * VKSPD_GROUP_SIZE;
+        if (i >= count) continue;
+        ivec2 l = ivec2(i % width, r0 + i / width), g = o + l;
+        vec3 wx = axisWeights(sAbove.x, g.x), wy = axisWeights(sAbove.y, g.y);
+        ivec3 cx = min(2 * l.x + ivec3(0, 1, 2), ivec3(hi.x)), cy = min(2 * l.y + ivec3(0, 1, 2), ivec3(hi.y));
+        vec4 acc = rIdentity();
+        [[unroll]] for (int b = 0; b < 3; ++b) {
+            if (wy[b] == 0.0) continue;
+            f16vec4 t[3];
+            int rowStart = rowAt + cy[b] * stride;
+            if (fromKept) {
+                [[unroll]] for (int a = 0; a < 3; ++a) t[a] = loadKeptHalf(uint(rowStart + cx[a]));
+            } else {
+                [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sPool[rowStart + cx[a]];
+            }
+            vec4 row = rIdentity();
+            [[unroll]] for (int a = 0; a < 3; ++a) {
+                if (wx[a] == 0.0) continue;
+                row = rAccumulate(row, vec4(t[a]), wx[a]);
+            }
+            acc = rAccumulate(acc, row, wy[b]);
+        }
+        // The taps are halves: a sum of finite ones exceeds the half maximum by float rounding at
+        // most (toReal saturates it) and never reaches the float maximum, so finishReduce's clamp,
+        // and the non-finite taps it needs to know, change nothing here (the same texel); Inf and
+        // NaN taps give Inf and NaN. Normalized values (kFiniteValues) need no saturation either.
+        VEC v = kFiniteValues ? VEC(acc) : toReal(acc);
+        sPool[at + i] = LIVE_CHANNELS(v);
+        if (l.x < own.x && l.y < own.y && l.y >= s0 && l.y < s1) {
             storeLevelInRange(level, g, vec4(v));
             if (keep) storeKept(keptTexel(keepAt, level, g), vec4(v));
         }

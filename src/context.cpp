@@ -296,6 +296,7 @@ Result createContextImpl(const ContextCreateInfo& createInfo, VkPipelineCreateFl
                         " is not a power of two from 4 to 128 usable in compute shaders");
     }
     c->quadSupported = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_QUAD_BIT) != 0;
+    c->shuffleRelativeSupported = (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) != 0;
 
     // Float controls (core in Vulkan 1.2, checked above): which denormal modes a shader may declare.
     if (!(createInfo.tuning && createInfo.tuning->skipDenormPreserve)) {

@@ -98,6 +98,9 @@ struct vkspd::ContextT {
     VkPhysicalDeviceProperties properties{};
     uint32_t subgroupSize = 0;
     bool quadSupported = false;
+    // VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT in compute: the halo-stage kernel's odd-base module
+    // takes a base row's third tap from the next lane (subgroupShuffleDown).
+    bool shuffleRelativeSupported = false;
     // What the device's float controls allow (all false with ContextTuning::skipDenormPreserve):
     // compute modules get DenormPreserve for the widths chooseDenormModes picks from it.
     DenormSupport denormSupport;

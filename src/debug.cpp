@@ -353,7 +353,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     if (quad && !c->quadSupported) continue;
                     if (half && !halfDenormalFlavourDiffers(c, fp16 != 0)) continue;
                     // The odd-base flavour is the halo-stage kernel's only, and loads only.
-                    if (info.oddBase && (!halo || info.linearFetch)) continue;
+                    if (info.oddBase && (!halo || info.linearFetch || !c->shuffleRelativeSupported)) continue;
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
                                   (plain ? " plain" : halo ? " halo" : quad ? " quad" : " lds") +

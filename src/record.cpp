@@ -46,6 +46,7 @@ struct Request {
     uint32_t layerCount = 0;  // layers in the range
     bool fp16 = false;
     bool quad = false;
+    bool shuffleRelative = false;  // the device has relative subgroup shuffles (the odd-base module)
     bool linearFetch = false;     // Fetch::LinearSampler (checked allowed)
     uint32_t groupColumns = 0;    // group-ID tiling strip width, at most the tile columns
     bool plainKernel = false;     // shaders/vkspd_plain.comp (plan.tilesPerGroup set for it)
@@ -138,12 +139,16 @@ std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
 }
 
 // Kernel::HaloStages only where its planner found stages (Plan::halo), the quad path (its prefix
-// is the plain kernel's), a built-in reduction and no group-ID tiling. Empty when allowed.
+// is the plain kernel's), relative subgroup shuffles for an odd base, a built-in reduction and no
+// group-ID tiling. Empty when allowed.
 std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.halo.stageCount) return std::string("the mip range does not suit it: ") + req.plan.halo.refusal;
     if (req.plan.halo.oddBase && req.linearFetch)
         return "the base or its level 1 has an odd side, which it reads texel by texel, not through "
                "Fetch::LinearSampler";
+    if (req.plan.halo.oddBase && !req.shuffleRelative)
+        return "the base or its level 1 has an odd side, which it reads with relative subgroup shuffles "
+               "(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT), which this device lacks";
     if (req.hasSource && req.linearFetch)
         return "it copies a MipGenInfo::source from the texels it loads, not through Fetch::LinearSampler";
     // Measured on an H200: RGBA16F 1280x720 and 3840x2160 through the FP32 path and the linear
@@ -415,6 +420,7 @@ Result chooseSubgroupPath(Context c, const MipGenInfo& info, Request* req) {
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::subgroupPath " + std::to_string(int(info.subgroupPath)) +
                                           " is not a vkspd::SubgroupPath");
     }
+    req->shuffleRelative = c->shuffleRelativeSupported;
     return {};
 }
 

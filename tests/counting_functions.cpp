@@ -135,7 +135,26 @@ std::vector<VkBuffer> takePushedCounterBuffers() {
 
 void setRealGetInstanceProcAddr(PFN_vkGetInstanceProcAddr real) { gRealInstance = real; }
 
+namespace {
+std::atomic<VkSubgroupFeatureFlags> gHiddenSubgroupOperations{0};
+PFN_vkGetPhysicalDeviceProperties2 gRealProperties2 = nullptr;
+
+VKAPI_ATTR void VKAPI_CALL hidingGetPhysicalDeviceProperties2(VkPhysicalDevice device,
+                                                               VkPhysicalDeviceProperties2* properties) {
+    gRealProperties2(device, properties);
+    for (auto* s = reinterpret_cast<VkBaseOutStructure*>(properties->pNext); s; s = s->pNext)
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES)
+            reinterpret_cast<VkPhysicalDeviceSubgroupProperties*>(s)->supportedOperations &= ~gHiddenSubgroupOperations;
+}
+}  // namespace
+
+void hideSubgroupOperations(VkSubgroupFeatureFlags operations) { gHiddenSubgroupOperations = operations; }
+
 VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL countingGetInstanceProcAddr(VkInstance instance, const char* name) {
+    if (std::strcmp(name, "vkGetPhysicalDeviceProperties2") == 0) {
+        gRealProperties2 = reinterpret_cast<PFN_vkGetPhysicalDeviceProperties2>(gRealInstance(instance, name));
+        return gRealProperties2 ? reinterpret_cast<PFN_vkVoidFunction>(&hidingGetPhysicalDeviceProperties2) : nullptr;
+    }
     if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) {
         gRealDevice = reinterpret_cast<PFN_vkGetDeviceProcAddr>(gRealInstance(instance, name));
         return gRealDevice ? reinterpret_cast<PFN_vkVoidFunction>(&countingGetDeviceProcAddr) : nullptr;

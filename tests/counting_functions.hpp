@@ -34,6 +34,11 @@ struct CallCounts {
 // The process-wide counters of countingGetInstanceProcAddr.
 CallCounts& callCounts();
 
+// Subgroup operations the layer's vkGetPhysicalDeviceProperties2 leaves out of
+// VkPhysicalDeviceSubgroupProperties::supportedOperations from now on (0: none), so a test can
+// see the library on a device without them. Process-wide: reset it to 0 when done.
+void hideSubgroupOperations(VkSubgroupFeatureFlags operations);
+
 // The buffers vkCmdPushDescriptorSetKHR bound as the counters (binding 2, VKSPD_BINDING_COUNTERS)
 // since the last call, in recording order: which scratch slot each dispatch took.
 std::vector<VkBuffer> takePushedCounterBuffers();

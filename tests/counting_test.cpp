@@ -338,3 +338,48 @@ TEST_F(CountingTest, RingSlotsGoInTurnOverCalls) {
     vkspd::destroyContext(c);
     h->destroyImage(img);
 }
+
+// The odd-base module of the halo-stage kernel takes a base row's third tap from the next lane:
+// on a device without relative subgroup shuffles (hidden by the counting layer) Kernel::HaloStages
+// refuses an odd base, naming the feature, and Auto runs it on the general kernel, exactly; a
+// plain prefix (no shuffle) still takes the halo stages.
+TEST_F(CountingTest, OddBasesWithoutRelativeShufflesTakeTheGeneralKernel) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    hideSubgroupOperations(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT);
+    vkspd::Context c = nullptr;
+    const vkspd::Result created = vkspd::createContext(info, &c);
+    hideSubgroupOperations(0);
+    ASSERT_TRUE(created.ok()) << created.message;
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 255, 131, vkspd::fullMipCount(255, 131), kChainUsage);
+    const std::vector<uint8_t> texels = randomTexels(img.format, 255, 131, 11);
+    h->upload(img, texels.data());
+    vkspd::MipGenInfo mip = chainInfo(img);
+    vkspd::Tuning tuning;
+    tuning.kernel = vkspd::Kernel::HaloStages;
+    mip.tuning = &tuning;
+    Described d;
+    vkspd::Result r = describe(c, mip, &d);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.message.find("reads with relative subgroup shuffles (VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT), "
+                             "which this device lacks"),
+              std::string::npos)
+        << r.message;
+    tuning.kernel = vkspd::Kernel::Auto;
+    ASSERT_TRUE(describe(c, mip, &d).ok());
+    EXPECT_FALSE(d.haloStages);
+    EXPECT_FALSE(d.plainChain);
+    h->submit([&](VkCommandBuffer cmd) { EXPECT_TRUE(vkspd::generateMips(c, cmd, mip).ok()); });
+    expectChainMatches(img, h->readLevels(img), 0, img.levels, 0, 1, vkspd::toleranceFor(img.format, d.fp16),
+                       "RGBA8 255x131 without relative shuffles");
+    // The same context on the odd-base module's counterpart, a plain prefix of two levels.
+    TestImage prefix = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 260, 132, vkspd::fullMipCount(260, 132), kChainUsage);
+    vkspd::MipGenInfo prefixMip = chainInfo(prefix);
+    ASSERT_TRUE(describe(c, prefixMip, &d).ok());
+    EXPECT_TRUE(d.haloStages);
+    EXPECT_FALSE(d.oddBaseStage);
+    vkspd::forgetImage(c, img.image);
+    vkspd::forgetImage(c, prefix.image);
+    vkspd::destroyContext(c);
+    h->destroyImage(img);
+    h->destroyImage(prefix);
+}
