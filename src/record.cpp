@@ -186,13 +186,16 @@ Result checkTilesPerGroup(const char* field, uint32_t per) {
 // Why `refusal` (plainKernelRefusal or haloKernelRefusal) refuses the request, after Fetch::Auto
 // has yielded to loads where the kernel takes loads but not the linear sampler Auto chose: an
 // explicit kernel with Fetch::Auto runs wherever one of the two fetches lets it. Empty: allowed,
-// with req->linearFetch as the kernel takes it.
+// with req->linearFetch as the kernel takes it. Where both are refused, the reason given is the
+// loads' (what still stands once Auto has yielded: an odd base's missing shuffles, say, not the
+// sampler it never takes there).
 std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Request&), const Tuning& tuning,
                                   const MipGenInfo& info, Request* req) {
     std::string why = refusal(tuning, *req);
     if (why.empty() || info.fetch != Fetch::Auto || !req->linearFetch) return why;
     req->linearFetch = false;
-    if (refusal(tuning, *req).empty()) return {};
+    why = refusal(tuning, *req);
+    if (why.empty()) return {};
     req->linearFetch = true;
     return why;
 }
