@@ -38,9 +38,10 @@ enum class Kernel {
                  ///< whole, with a halo of at most 7 texels, by the group that completes their
                  ///< inputs (docs/DESIGN.md). Needs the quad path, a built-in reduction,
                  ///< groupColumns 0, at most 5 stages, a SourceImage only with Fetch::Load or
-                 ///< Auto, no Fetch::LinearSampler on an odd base, and Fetch::LinearSampler on the
-                 ///< FP32 path only for 8-bit UNORM and SNORM formats (Fetch::Auto loads where
-                 ///< the sampler is refused); elsewhere an error naming the rule
+                 ///< Auto, on an odd base relative subgroup shuffles
+                 ///< (VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) and no Fetch::LinearSampler, and
+                 ///< Fetch::LinearSampler on the FP32 path only for 8-bit UNORM and SNORM formats
+                 ///< (Fetch::Auto loads where the sampler is refused); elsewhere an error naming the rule
                  ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
 };
 
