@@ -3,13 +3,14 @@
 # git revision REV (default: main) and in the working tree: debug-only changes (the
 # VKSPD_DEBUG_MAP blocks) and refactors must leave them unchanged. Uses the flags of
 # cmake/VkspdShaders.cmake. Covers vkspd.comp (4 reductions x FP16/FP32 x quad/LDS) and, where the
-# revision has it, vkspd_plain.comp (4 reductions x FP16/FP32, plain and VKSPD_HALO). Prints one
-# line per variant:
+# revision has it, vkspd_plain.comp (4 reductions x FP16/FP32: plain, VKSPD_HALO=1, and
+# VKSPD_HALO=2, the odd-base module, where both sides build it). Prints one line per variant:
 #   "same"      byte for byte;
 #   "same code" the same instructions in the same order, only result IDs numbered differently
 #               (what a refactor that moves code into a helper gives; spirv-dis needed);
 #   "same body" every function body the same and the same declarations in another order (what
 #               moving helpers into an included file gives; spirv-dis needed);
+#   "new"       not built at REV (no such file, or no odd-base module there);
 #   "DIFFERENT" otherwise.
 # Exit code 1 if any is DIFFERENT: then the change can alter speed and needs the benchmark
 # (docs/PERFORMANCE.md).
@@ -78,6 +79,13 @@ for reduction in average min max minmax; do
       -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=$r
     compare "$reduction fp16=$fp16 halo" vkspd_plain.comp --target-env=vulkan1.2 -O -fshader-stage=compute \
       -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=$r -DVKSPD_HALO=1
+    # Before the odd-base module, VKSPD_HALO=2 built the VKSPD_HALO=1 kernel: nothing to compare.
+    if grep -q 'VKSPD_HALO == 2' "$tmp/old/vkspd_plain.comp" 2>/dev/null; then
+      compare "$reduction fp16=$fp16 odd" vkspd_plain.comp --target-env=vulkan1.2 -O -fshader-stage=compute \
+        -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=$r -DVKSPD_HALO=2
+    elif [ -f "$root/shaders/vkspd_plain.comp" ]; then
+      echo "new       $reduction fp16=$fp16 odd (not in $rev)"
+    fi
   done
   r=$((r + 1))
 done
