@@ -628,9 +628,7 @@ bool gOwnThird;
 vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, vec3 wx, inout uint special) {
     vec4 t[3];
     if (fromBase) {
-#if VKSPD_HALO != 2
-        [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sourceTexel(base + ivec2(cols[a], 0));
-#else
+#if VKSPD_HALO == 2
         // Texels of four channels of 16 or 32 bits (a format that is not normalized): the third
         // tap from the next lane where it has it (gOwnThird), RGBA16F 4095x4095 7% and RGBA32F 3%
         // faster on an H200; the other formats fetch it, faster there (RGBA8 8191x8191 by 4%).
@@ -651,10 +649,11 @@ vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, ve
             vec4 next = subgroupShuffleDown(t[0], 1u);
             t[2] = gOwnThird ? sourceTexel(base + ivec2(cols[2], 0)) : next;
 #endif
-        } else {
+        } else
+#endif
+        {
             [[unroll]] for (int a = 0; a < 3; ++a) t[a] = sourceTexel(base + ivec2(cols[a], 0));
         }
-#endif
     } else if (fromKept) {
 #if VKSPD_FP16
         [[unroll]] for (int a = 0; a < 3; ++a) t[a] = vec4(loadKeptHalf(uint(at + cols[a])));

@@ -211,7 +211,8 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
 // us, R32F Min from D32 8196x8196 325 against 1014; on odd bases 1023x765 to 8191x8191, RGBA8
 // 4095x4095 154 against 293), but RGBA32F at 1600x900 (a prefix of 2: 38.1-38.3 us against the
 // general kernel's 32.3-37.1) and at small odd bases (1023x765 42.5 against 40.0, 4095x3 25.1
-// against 24.5; 1366x768, just past 2^20 texels, 41.2 against 41.8; 4094x4094 254 against 293); the
+// against 24.5; 1366x768, just past 2^20 texels, 41.2 against 41.8; 4094x4094 254 against 293;
+// measured before the odd base's level 1 ran in column bands, which made RGBA32F 2-4% faster); the
 // sampler faster than loads at every size it took.
 constexpr uint64_t kSmallOddBaseTexels = uint64_t(1) << 20;
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
@@ -408,7 +409,9 @@ Result choosePrecision(Context c, const MipGenInfo& info, Request* req) {
     return {};
 }
 
-// Subgroup path: sets req->quad, or refuses the quad path on a device without quad operations.
+// Subgroup path: sets req->quad, or refuses the quad path on a device without quad operations;
+// also req->shuffleRelative, the device's relative shuffles, which the halo-stage kernel's refusal
+// (haloKernelRefusal, given the request alone) needs for an odd base.
 Result chooseSubgroupPath(Context c, const MipGenInfo& info, Request* req) {
     switch (info.subgroupPath) {
     case SubgroupPath::Quad:
