@@ -502,8 +502,8 @@ TEST(Planner, HaloStageZeroReadsAnOddBaseInTilesWithAHalo) {
     EXPECT_EQ(wide.halo.stages[0].haloY, 0u);
     EXPECT_EQ(wide.halo.stages[0].tilesX, 22u);  // 1366 = 21 * 64 + 22
     EXPECT_EQ(wide.halo.stages[0].tilesY, 12u);
-    // 130x130: 130 = 2 * 64 + 2, a remainder within the halo, which the second tile owns (bits 5
-    // and 6 of its shape).
+    // 131x130: 131 = 2 * 64 + 3 and 130 = 2 * 64 + 2, remainders within the halo, which the second
+    // tile of each axis owns (bits 5 and 6 of its shape).
     Plan owned = plan(131, 130);
     ASSERT_TRUE(owned.halo.oddBase);
     EXPECT_EQ(owned.halo.stages[0].tilesY, 2u);
