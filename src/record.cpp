@@ -202,26 +202,21 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
 
 // Kernel::Auto on a chain that is not plain: the halo-stage kernel wherever it takes the chain and
 // its scratch fits one range, but for 16-byte texels without a source a plain prefix of
-// kMinHaloPrefix levels, or an odd base of fewer than kSmallOddBaseTexels texels a layer; else the
-// general kernel stays. Fetch::Auto keeps its choice (the linear
+// kMinHaloPrefix levels; else the general kernel stays. Fetch::Auto keeps its choice (the linear
 // sampler on NVIDIA), or loads where the halo kernel refuses the sampler for this request
 // (a depth source, an odd base). Measured on an H200 at first use (docs/PERFORMANCE.md, "Halo
 // stages", "Odd bases"): as fast as the general kernel or faster at every prefix and format timed
 // (1280x720 to 3840x2160; at a prefix of 2, 1600x900 to 8196x8196: RGBA8 4100x4100 85 against 130
-// us, R32F Min from D32 8196x8196 325 against 1014; on odd bases 1023x765 to 8191x8191, RGBA8
-// 4095x4095 154 against 293), but RGBA32F at 1600x900 (a prefix of 2: 38.1-38.3 us against the
-// general kernel's 32.3-37.1) and at small odd bases (1023x765 42.5 against 40.0, 4095x3 25.1
-// against 24.5; 1366x768, just past 2^20 texels, 41.2 against 41.8; 4094x4094 254 against 293;
-// measured before the odd base's level 1 ran in column bands, which made RGBA32F 2-4% faster); the
-// sampler faster than loads at every size it took.
-constexpr uint64_t kSmallOddBaseTexels = uint64_t(1) << 20;
+// us, R32F Min from D32 8196x8196 325 against 1014; on odd bases 255x255 to 8191x8191, RGBA8
+// 4095x4095 128 against 293, RGBA32F 255x255 29.8 against 41.6, 1023x765 and 4095x3 level or
+// faster), but RGBA32F at 1600x900 (a prefix of 2: 38.1-38.3 us against the general kernel's
+// 32.3-37.1); the sampler faster than loads at every size it took.
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     if (req->plan.halo.stageCount == 0) return;
-    if (req->decision.format.bytesPerTexel >= 16 && !req->hasSource) {
-        const HaloPlan& halo = req->plan.halo;
-        if (!halo.oddBase && halo.stages[0].levels == kMinHaloPrefix) return;
-        if (halo.oddBase && uint64_t(req->plan.width) * req->plan.height < kSmallOddBaseTexels) return;
-    }
+    const HaloPlan& halo = req->plan.halo;
+    if (req->decision.format.bytesPerTexel >= 16 && !req->hasSource && !halo.oddBase &&
+        halo.stages[0].levels == kMinHaloPrefix)
+        return;
     const bool linearFetch = req->linearFetch;
     if (!refusalAfterAutoFetch(haloKernelRefusal, tuning, info, req).empty()) return;
     useHaloStages(&req->plan, tuning.tilesPerGroup, req->decision.format.bytesPerTexel);

@@ -373,9 +373,9 @@ TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
     schedule(h->context, 255, 255, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32_SFLOAT);
     EXPECT_EQ(d.oddBaseStage, h->quad) << "an odd base on the FP32 path";
     schedule(h->context, 1023, 765, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
-    EXPECT_FALSE(d.haloStages) << "an odd base of 16-byte texels under 2^20 texels";
-    schedule(h->context, 1025, 1025, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
-    EXPECT_EQ(d.oddBaseStage, h->quad) << "an odd base of 16-byte texels from 2^20 texels";
+    EXPECT_EQ(d.oddBaseStage, h->quad) << "an odd base of 16-byte texels";
+    schedule(h->context, 4095, 3, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
+    EXPECT_EQ(d.oddBaseStage, h->quad) << "a thin odd base of 16-byte texels";
     schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
     EXPECT_FALSE(d.haloStages) << "a prefix of 2 of 16-byte texels without a source";
     schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32_SFLOAT);
