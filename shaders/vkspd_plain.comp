@@ -613,6 +613,24 @@ uint nonFiniteBits(vec4 v) {
 }
 uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, bits >> 3u) & 1u; }
 
+// Whether the band rows track Inf and NaN taps for finishReduce's clamp (TAP_SPECIALS; FINISH_TAPS
+// applies it): where the values are not normalized (!kFiniteValues), but not on the FP16 variants
+// at four channels. Their taps are halves (from the base), whose finite sums never come near the
+// float maximum the clamp guards: a sum is not finite exactly where a tap is, and the clamp changes
+// nothing (as in their per-texel passes). Without the tests RGBA16F 4095x4095 took 161.7 us
+// instead of 174.2 and 8191x8191 496.7 instead of 572.6 on an H200; at one and two channels the
+// driver then gave the module 60 registers instead of 44 and 61 instead of 48 (5 groups per SM to
+// 4), unmeasured (vkspd-bench has no R16F row), so those keep them. Macros: a constant combining
+// the two specialization constants failed glslc's optimizer, and the FP32 variants' code stays as
+// it was.
+#if VKSPD_FP16
+#define TAP_SPECIALS (!kFiniteValues && kChannels < 4u)
+#define FINISH_TAPS(acc, special) (kChannels < 4u ? finishReduce(acc, nonFiniteChannels(special)) : acc)
+#else
+#define TAP_SPECIALS (!kFiniteValues)
+#define FINISH_TAPS(acc, special) finishReduce(acc, nonFiniteChannels(special))
+#endif
+
 #if VKSPD_HALO == 2
 // Lanes of haloRows that fetch a base row's third tap themselves: the last of a subgroup, and that
 // of a band's last column (the next lane starts the next band). The others take it from the next
@@ -624,7 +642,8 @@ bool gOwnThird;
 // (clamped into the region above: a weight-0 tap may lie past it) from the kept texels of the
 // stage before (data texel `at` + column), from the base (`fromBase`: texel `base` + (column, 0))
 // or from sPool[at + column], reduced horizontally with weights wx; a weight-0 tap is not part of
-// the row. `special` gets the non-finite channels of the taps that are (nonFiniteBits).
+// the row. With TAP_SPECIALS, `special` gets the non-finite channels of the taps that are
+// (nonFiniteBits).
 vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, vec3 wx, inout uint special) {
     vec4 t[3];
     if (fromBase) {
@@ -666,13 +685,13 @@ vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, ve
     vec4 row = rIdentity();
     [[unroll]] for (int a = 0; a < 3; ++a) {
         if (wx[a] == 0.0) continue;
-        if (!kFiniteValues) special |= nonFiniteBits(t[a]);
+        if (TAP_SPECIALS) special |= nonFiniteBits(t[a]);
         row = rAccumulate(row, t[a], wx[a]);
     }
     // A row of finite taps near the float maximum can round past it (the weights, rounded, may
     // sum to a little over 1): clamped here, or the Inf would outweigh the column's other rows
     // (a texel two thirds of the way there came out as the maximum on an H200).
-    if (!kFiniteValues) row = finishReduce(row, nonFiniteChannels(special));
+    if (TAP_SPECIALS) row = finishReduce(row, nonFiniteChannels(special));
     return row;
 }
 
@@ -731,7 +750,7 @@ void BAND_ROWS(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at,
         carry = row2;
         carried = special2;
         if (b >= bands || y >= r1) continue;
-        VEC v = kFiniteValues ? VEC(acc) : toReal(finishReduce(acc, nonFiniteChannels(special)));
+        VEC v = kFiniteValues ? VEC(acc) : toReal(FINISH_TAPS(acc, special));
         sPool[at + (y - r0) * width + c] = LIVE_CHANNELS(v);
         ivec2 g = o + ivec2(c, y);
         if (c < own.x && y < own.y && y >= s0 && y < s1) {
