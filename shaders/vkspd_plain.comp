@@ -617,8 +617,8 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 // applies it): where the values are not normalized (!kFiniteValues), but not on the FP16 variants
 // at four channels. Their taps are halves (from the base), whose finite sums never come near the
 // float maximum the clamp guards: a sum is not finite exactly where a tap is, and the clamp changes
-// nothing (as in their per-texel passes). Without the tests RGBA16F 4095x4095 took 161.7 us
-// instead of 174.2 and 8191x8191 496.7 instead of 572.6 on an H200; at one and two channels the
+// nothing (as in their per-texel passes). Without the tests RGBA16F 4095x4095 took 163.1 us
+// instead of 175.6 and 8191x8191 499.2 instead of 573.6 on an H200; at one and two channels the
 // driver then gave the module 60 registers instead of 44 and 61 instead of 48 (5 groups per SM to
 // 4), unmeasured (vkspd-bench has no R16F row), so those keep them. Macros: a constant combining
 // the two specialization constants failed glslc's optimizer, and the FP32 variants' code stays as
