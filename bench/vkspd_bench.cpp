@@ -117,10 +117,11 @@ const char* kUsageText =
     "                    2047x2047, 2048x2048, 4095x4095, 4096x4096, 8191x8191, 8192x8192 and\n"
     "                    16384x16384, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, d32-min (the Hi-Z row),\n"
-    "                    r8 (default: all but r8; r8 moves a quarter of rgba8's bytes with the\n"
-    "                    same texels, and with the same instructions but in the halo-stage\n"
-    "                    kernel (which computes its one channel only): it shows what costs per\n"
-    "                    texel rather than per byte)\n"
+    "                    r8, r16f (default: all but r8 and r16f; r8 moves a quarter of rgba8's\n"
+    "                    bytes with the same texels, and with the same instructions but in the\n"
+    "                    halo-stage kernel (which computes its one channel only): it shows what\n"
+    "                    costs per texel rather than per byte; r16f is the FP16 variants at one\n"
+    "                    channel of values that are not normalized)\n"
     "  --methods LIST    comma-separated substrings: time only methods whose name holds one\n"
     "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
     "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16; none: no\n"
@@ -163,6 +164,7 @@ const FormatChoice kFormats[] = {
     {"r32f", VK_FORMAT_R32_SFLOAT},
     {"rgba32f", VK_FORMAT_R32G32B32A32_SFLOAT},
     {"r8", VK_FORMAT_R8_UNORM},
+    {"r16f", VK_FORMAT_R16_SFLOAT},
     // Hi-Z: one word (the report's columns are split at spaces, and it names an SVG file).
     {"d32-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_D32_SFLOAT, "R32_SFLOAT-Min-D32"}};
 
