@@ -620,9 +620,8 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 // nothing (as in their per-texel passes). Without the tests RGBA16F 4095x4095 took 163.1 us
 // instead of 175.6 and 8191x8191 499.2 instead of 573.6 on an H200; at one and two channels the
 // driver then gave the module 60 registers instead of 44 and 61 instead of 48 (5 groups per SM to
-// 4), unmeasured (vkspd-bench has no R16F row), so those keep them. Macros: a constant combining
-// the two specialization constants failed glslc's optimizer, and the FP32 variants' code stays as
-// it was.
+// 4), not measured then, so fewer channels keep them. Macros: a constant combining the two
+// specialization constants failed glslc's optimizer, and the FP32 variants' code stays as it was.
 #if VKSPD_FP16
 #define TAP_SPECIALS (!kFiniteValues && kChannels < 4u)
 #define FINISH_TAPS(acc, special) (kChannels < 4u ? finishReduce(acc, nonFiniteChannels(special)) : acc)
