@@ -631,7 +631,7 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 #endif
 
 #if VKSPD_HALO == 2
-// Lanes of haloRows that fetch a base row's third tap themselves: the last of a subgroup, and that
+// Lanes of the band rows (BAND_ROWS) that fetch a base row's third tap themselves: the last of a subgroup, and that
 // of a band's last column (the next lane starts the next band). The others take it from the next
 // lane, whose first tap it is (the lane of column c + 1 in the same band).
 bool gOwnThird;

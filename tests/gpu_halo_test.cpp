@@ -321,12 +321,11 @@ TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
 
 // Kernel::Auto takes the halo-stage kernel wherever it takes the chain (1600x900: a prefix of 2;
 // 1920x1080: 3; 1280x720: 4; 2560x1440: 5; 254x254 and 255x255: an odd base), with Fetch::Auto's
-// choice (the general kernel's) where the halo kernel takes it and loads where it does not, but
-// for 16-byte texels without a source a prefix of 2 (1600x900 RGBA32F) or an odd base under 2^20
-// texels (1023x765 RGBA32F); and keeps the general kernel
-// on the LDS-only path, with group-ID tiling, and where the halo kernel's scratch (bound as one
-// range) is past the range limit, which the general kernel splits. The 1280x720 chain it makes
-// matches the reference.
+// choice (the general kernel's) where the halo kernel takes it and loads where it does not (odd
+// bases of 16-byte texels included: 1023x765 and 4095x3 RGBA32F), but a prefix of 2 of 16-byte
+// texels without a source (1600x900 RGBA32F); and keeps the general kernel on the LDS-only path,
+// with group-ID tiling, and where the halo kernel's scratch (bound as one range) is past the range
+// limit, which the general kernel splits. The 1280x720 chain it makes matches the reference.
 TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
     auto schedule = [&](vkspd::Context context, uint32_t w, uint32_t ht, uint32_t layers, vkspd::SubgroupPath path,
                         uint32_t groupColumns, Described* d, VkFormat format = VK_FORMAT_R8G8B8A8_UNORM,
