@@ -188,6 +188,41 @@ struct HaloPushConstants {
     HaloStagePush stage[VKSPD_HALO_MAX_STAGES];
 };
 
+// vkspd_plain.comp built with VKSPD_SUMS=1, the summed-levels kernel (docs/DESIGN.md, "Summed
+// levels"): the plain prefix makes levels 1..P of the base in strips, then every later level is a
+// weighted sum of level-P texels. Each workgroup makes its strip's share of every later texel; a
+// texel whose footprint lies in one strip is stored by it, the others are summed in fixed point
+// (units of 2^-VKSPD_SUM_UNIT_BITS) in the counter buffer, where the last share to arrive stores
+// the texel. Shared memory: the strip's level-P texels (at most VKSPD_SUM_BLOCK) and its shares of
+// the later levels as floats (at most VKSPD_SUM_SHARES_FP16 or _FP32: the FP32 kernel's prefix
+// takes twice the shared memory, and Vulkan guarantees 16 KB).
+#define VKSPD_SUM_BLOCK 256
+#define VKSPD_SUM_SHARES_FP16 384
+#define VKSPD_SUM_SHARES_FP32 192
+#define VKSPD_SUM_UNIT_BITS 31
+// The most levels past the prefix: the prefix makes at least two.
+#define VKSPD_SUM_MAX_LEVELS (VKSPD_MAX_LEVELS - 2)
+
+// The summed-levels kernel's push constants: the fields it shares with PushConstants by name,
+// then its own. A layer's counters are, per texel of levels prefixLevels + 1 .. levels (records
+// levelRecord[l - prefixLevels - 1] on, row-major per level), sumTexels counters, then
+// sumTexels sums of channel 0, of channel 1, ...: a texel's words lie in different cache lines.
+struct SumPushConstants {
+    uint extentX;
+    uint extentY;
+    uint levels;
+    uint stages;             // 1 (the prefix; the summed levels are no stage)
+    uint flags;
+    uint channels;
+    uint countersPerLayer;
+    uint dataPerLayer;       // 0: the kernel keeps nothing in the data buffer
+    uint tilesPerGroup;      // stage-0 tiles per workgroup (PushConstants::tilesPerGroup)
+    uint tail;               // PushConstants::tail
+    uint prefixLevels;       // P (2 .. 6)
+    uint sumTexels;          // records per layer
+    uint levelRecord[VKSPD_SUM_MAX_LEVELS];
+};
+
 #ifdef __cplusplus
 }  // namespace shader
 }  // namespace vkspd

@@ -10,6 +10,7 @@ namespace vkspd {
 static_assert(sizeof(shader::PushConstants) <= 128, "push constants beyond Vulkan's guaranteed 128 bytes");
 // Both kernels run with one pipeline layout, whose range is sizeof(PushConstants).
 static_assert(sizeof(shader::HaloPushConstants) <= sizeof(shader::PushConstants), "halo push constants past the layout's range");
+static_assert(sizeof(shader::SumPushConstants) <= sizeof(shader::PushConstants), "sum push constants past the layout's range");
 // HaloStagePush::shape's bits 11-12 give a stage's tile side as 64 >> k.
 static_assert(VKSPD_HALO_TILE >= (VKSPD_TILE >> 3) && VKSPD_HALO_TILE <= VKSPD_TILE &&
                   (VKSPD_HALO_TILE & (VKSPD_HALO_TILE - 1)) == 0,
@@ -34,6 +35,14 @@ uint32_t dependencyMask(uint32_t extent, uint32_t first, uint32_t levels) {
 uint32_t tilesFor(uint32_t extent, uint32_t side = VKSPD_TILE) { return (extent + side - 1) / side; }
 
 bool oddAxis(uint32_t e) { return e > 1 && (e & 1u); }
+
+// The plain prefix of a chain: its leading levels whose source is even or 1 on both axes.
+uint32_t plainPrefix(const Plan& p) {
+    uint32_t prefix = 0;
+    while (prefix < p.levels && !oddAxis(mipExtent(p.width, prefix)) && !oddAxis(mipExtent(p.height, prefix)))
+        ++prefix;
+    return prefix;
+}
 
 // The halo a tile of a stage needs past its source's 64 texels along one axis, for `levels`
 // levels below level `source` of an axis whose base has `extent` texels: h(k) = 2 h(k + 1) +
@@ -103,9 +112,7 @@ HaloPlan planHaloStages(const Plan& p, uint32_t side) {
         hp.refusal = "the chain is plain (every level a 2x2 reduction): the plain-chain kernel runs it";
         return hp;
     }
-    uint32_t prefix = 0;
-    while (prefix < p.levels && !oddAxis(mipExtent(p.width, prefix)) && !oddAxis(mipExtent(p.height, prefix)))
-        ++prefix;
+    const uint32_t prefix = plainPrefix(p);
     uint64_t counters = 0, data = 0;
     uint32_t level = 0, s = 0;
     HaloStagePlan& zero = hp.stages[0];
@@ -143,6 +150,34 @@ HaloPlan planHaloStages(const Plan& p, uint32_t side) {
         hp.refusal = "its scratch exceeds 32-bit indexing";
     }
     return hp;
+}
+
+// The summed-levels kernel's plan for a plan whose other fields are set.
+SumPlan planSummedLevels(const Plan& p) {
+    SumPlan sp;
+    const uint32_t prefix = std::min<uint32_t>(plainPrefix(p), VKSPD_TILE_LEVELS);
+    if (prefix < kMinHaloPrefix) {
+        sp.refusal = "the base or its level 1 has an odd side: it needs a plain prefix of at least two levels";
+        return sp;
+    }
+    if (p.levels <= prefix) {
+        sp.refusal = "every level of the range is in its plain prefix: there is no later level to sum";
+        return sp;
+    }
+    uint64_t texels = 0;
+    for (uint32_t l = prefix + 1; l <= p.levels; ++l) {
+        sp.levelRecord[l - prefix - 1] = uint32_t(texels);
+        texels += uint64_t(mipExtent(p.width, l)) * mipExtent(p.height, l);
+    }
+    // The shader indexes the counters of all layers with 32-bit integers.
+    if (texels * (1 + p.channels) * p.layers > UINT32_MAX / 2) {
+        sp = SumPlan{};
+        sp.refusal = "its records exceed 32-bit indexing";
+        return sp;
+    }
+    sp.prefix = prefix;
+    sp.texels = uint32_t(texels);
+    return sp;
 }
 
 }  // namespace
@@ -223,6 +258,7 @@ bool makePlan(uint32_t width, uint32_t height, uint32_t levelsBelowBase, uint32_
     p.quadLevels12 = p.stages[0].levels >= 2 && width % 2 == 0 && height % 2 == 0 &&
                      mipExtent(width, 1) % 2 == 0 && mipExtent(height, 1) % 2 == 0;
     p.halo = planHaloStages(p, VKSPD_TILE);
+    p.sums = planSummedLevels(p);
     // The shader indexes counters and data floats of all layers with 32-bit integers.
     if (counters * layers > UINT32_MAX / 2 || data * channels * layers > UINT32_MAX / 2) {
         if (error) *error = "the scratch of " + std::to_string(layers) + " layers of " +
@@ -348,6 +384,7 @@ uint64_t dataRangeBytes(const Plan& plan) {
 
 void useGeneralLayout(Plan* plan) {
     plan->haloStages = false;
+    plan->summedLevels = false;
     plan->warmTexel = plan->generalWarmTexel;
     setLayout(plan, plan->generalCountersPerLayer, plan->generalDataPerLayer);
 }
@@ -358,6 +395,7 @@ void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes) {
     const HaloPlan small = planHaloStages(*plan, VKSPD_HALO_TILE);
     if (small.stageCount && small.stageCount <= plan->halo.stageCount) plan->halo = small;
     plan->haloStages = true;
+    plan->summedLevels = false;
     plan->warmTexel = 0;
     setLayout(plan, plan->halo.countersPerLayer, plan->halo.dataPerLayer);
     if (plan->halo.oddBase) {
@@ -400,6 +438,57 @@ shader::HaloPushConstants haloPushConstantsFor(const Plan& plan) {
         pc.stage[s].counters = st.counters;
         pc.stage[s].kept = st.kept;
     }
+    return pc;
+}
+
+uint32_t sumSharesCapacity(bool fp16) { return fp16 ? VKSPD_SUM_SHARES_FP16 : VKSPD_SUM_SHARES_FP32; }
+
+uint32_t sumSharesBound(const Plan& plan, uint32_t tilesPerGroup) {
+    const uint32_t prefix = plan.sums.prefix, side = VKSPD_TILE >> prefix;
+    uint32_t nx = std::min<uint32_t>(tilesPerGroup * side, mipExtent(plan.width, prefix));
+    uint32_t ny = std::min<uint32_t>(side, mipExtent(plan.height, prefix));
+    uint32_t shares = 0;
+    for (uint32_t l = prefix + 1; l <= plan.levels; ++l) {
+        nx = std::min<uint32_t>((nx + 1) / 2 + 1, mipExtent(plan.width, l));
+        ny = std::min<uint32_t>((ny + 1) / 2 + 1, mipExtent(plan.height, l));
+        shares += nx * ny;
+    }
+    return shares;
+}
+
+bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16) {
+    if (!plan->sums.prefix) return false;
+    const uint32_t side = VKSPD_TILE >> plan->sums.prefix;
+    auto fits = [&](uint32_t per) {
+        return per * side * side <= VKSPD_SUM_BLOCK && sumSharesBound(*plan, per) <= sumSharesCapacity(fp16);
+    };
+    if (!fits(1)) return false;
+    uint32_t per = tilesPerGroupFor(*plan, requested, texelBytes);
+    while (per > 1 && !fits(per)) per /= 2;
+    plan->tilesPerGroup = per;
+    plan->haloStages = false;
+    plan->summedLevels = true;
+    plan->warmTexel = 0;
+    setLayout(plan, plan->sums.texels * (1 + plan->channels), 0);
+    setTail(plan, 0, 1);
+    return true;
+}
+
+shader::SumPushConstants sumPushConstantsFor(const Plan& plan) {
+    shader::SumPushConstants pc{};
+    pc.extentX = plan.width;
+    pc.extentY = plan.height;
+    pc.levels = plan.levels;
+    pc.stages = 1;
+    pc.flags = 0;
+    pc.channels = plan.channels;
+    pc.countersPerLayer = plan.countersPerLayer;
+    pc.dataPerLayer = 0;
+    pc.tilesPerGroup = plan.tilesPerGroup;
+    pc.tail = (plan.tailRow << 8) | plan.tailTilesPerGroup;
+    pc.prefixLevels = plan.sums.prefix;
+    pc.sumTexels = plan.sums.texels;
+    for (uint32_t i = 0; i < VKSPD_SUM_MAX_LEVELS; ++i) pc.levelRecord[i] = plan.sums.levelRecord[i];
     return pc;
 }
 

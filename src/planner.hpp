@@ -66,6 +66,17 @@ struct HaloPlan {
     uint32_t dataPerLayer = 0;        // texels
 };
 
+// The summed-levels kernel's plan (vkspd_plain.comp built with VKSPD_SUMS=1; docs/DESIGN.md,
+// "Summed levels"): the plain kernel's strips make levels 1..P of the base, P the plain prefix (at
+// most 6), then every later level of the range is summed from level P in the counter buffer, one
+// record per texel: a counter and one sum per channel (shader::SumPushConstants).
+struct SumPlan {
+    uint32_t prefix = 0;              // P (2..6); 0: the kernel does not take the chain (`refusal`)
+    const char* refusal = "";
+    uint32_t texels = 0;              // records per layer: the texels of levels P+1 .. levels
+    uint32_t levelRecord[VKSPD_SUM_MAX_LEVELS] = {};  // first record of level P + 1 + i
+};
+
 struct Plan {
     uint32_t width = 0, height = 0;   // extent of the base level
     uint32_t levels = 0;              // levels written below the base
@@ -103,6 +114,8 @@ struct Plan {
     // and plain kernels' until useHaloStages switches them to it).
     HaloPlan halo;
     bool haloStages = false;          // useHaloStages was called: the halo-stage kernel runs
+    SumPlan sums;                     // the summed-levels kernel's (made with the plan)
+    bool summedLevels = false;        // useSummedLevels was called: the summed-levels kernel runs
     uint32_t generalCountersPerLayer = 0, generalDataPerLayer = 0, generalWarmTexel = 0;
 
     // The dispatch: stage 0's tiles in strips along x, one z per layer. Workgroup (x, y) runs
@@ -188,6 +201,23 @@ void useHaloStages(Plan* plan, uint32_t requested, uint32_t texelBytes);
 
 // The halo-stage kernel's push constants for `plan` (useHaloStages).
 shader::HaloPushConstants haloPushConstantsFor(const Plan& plan);
+
+// The most shares of later levels a strip of `tilesPerGroup` stage-0 tiles of `plan` (sums.prefix
+// > 0) makes in the summed-levels kernel: per axis, the texels of level P + m that a block of n
+// level-P texels touches are at most (n_{m-1} + 1) / 2 + 1 (and the level's extent), whatever
+// the block's place.
+uint32_t sumSharesBound(const Plan& plan, uint32_t tilesPerGroup);
+// The shares the summed-levels kernel's shared memory holds (VKSPD_SUM_SHARES_FP16 or _FP32).
+uint32_t sumSharesCapacity(bool fp16);
+
+// Switches `plan` (sums.prefix > 0) to the summed-levels kernel: its counters (records), no data,
+// and strips of `requested` tiles (0: the plain kernel's rule, tilesPerGroupFor), no tail, fewer
+// where the strip's level-P block (VKSPD_SUM_BLOCK texels) or its shares (sumSharesCapacity) would
+// not fit. Returns false, with the plan unchanged, where even one tile per group does not fit.
+bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16);
+
+// The summed-levels kernel's push constants for `plan` (useSummedLevels).
+shader::SumPushConstants sumPushConstantsFor(const Plan& plan);
 
 // The push constants the shader reads for `plan`.
 shader::PushConstants pushConstantsFor(const Plan& plan);

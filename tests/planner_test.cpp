@@ -626,3 +626,140 @@ TEST(Planner, DataPastOneRangeIsSplitIntoPowerOfTwoRanges) {
     EXPECT_EQ(p.dataRanges, 1u);
     EXPECT_EQ(p.dataRangeShift, 0u);
 }
+
+// The summed-levels kernel: a plain prefix P of at most 6 levels, one record per texel of every
+// later level, level after level (row-major), and its push constants.
+TEST(Planner, SummedLevelsFollowThePlainPrefix) {
+    struct Case {
+        uint32_t w, h, prefix;
+    };
+    // 1920x1080: 540, 270, 135 rows (odd at level 3); 3840x2160: 135 at 4; 2560x1440: 45 at 5;
+    // 100x60: 25x15 at 2; 4096^2 and 4096x64: plain, P capped at 6; 1x1080 and 1080x4: an axis of
+    // one texel is no odd axis.
+    const Case cases[] = {{1920, 1080, 3}, {3840, 2160, 4}, {2560, 1440, 5}, {100, 60, 2},
+                          {4096, 4096, 6}, {4096, 64, 6},   {1, 1080, 3},    {1080, 4, 3}};
+    for (const Case& c : cases) {
+        const Plan p = plan(c.w, c.h);
+        const std::string what = std::to_string(c.w) + "x" + std::to_string(c.h);
+        ASSERT_EQ(p.sums.prefix, c.prefix) << what << ": " << p.sums.refusal;
+        uint32_t texels = 0;
+        for (uint32_t l = c.prefix + 1; l <= p.levels; ++l) {
+            EXPECT_EQ(p.sums.levelRecord[l - c.prefix - 1], texels) << what << " level " << l;
+            texels += vkspd::mipExtent(c.w, l) * vkspd::mipExtent(c.h, l);
+        }
+        EXPECT_EQ(p.sums.texels, texels) << what;
+        EXPECT_FALSE(p.summedLevels) << what;  // only once chosen
+    }
+    // 1920x1080: levels 4 .. 10, 120x67 + 60x33 + 30x16 + 15x8 + 7x4 + 3x2 + 1x1 records.
+    EXPECT_EQ(plan(1920, 1080).sums.texels, 8040u + 1980 + 480 + 120 + 28 + 6 + 1);
+
+    Plan p = plan(1920, 1080, UINT32_MAX, 3, 4);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true));
+    EXPECT_TRUE(p.summedLevels);
+    EXPECT_FALSE(p.haloStages);
+    EXPECT_EQ(p.countersPerLayer, p.sums.texels * 5);  // a counter and four sums per texel
+    EXPECT_EQ(p.dataPerLayer, 0u);
+    EXPECT_EQ(p.counterBytes, uint64_t(p.sums.texels) * 5 * 4 * 3);
+    EXPECT_EQ(p.tailRow, p.stages[0].tilesY);  // no tail
+    const vkspd::shader::SumPushConstants pc = vkspd::sumPushConstantsFor(p);
+    EXPECT_EQ(pc.prefixLevels, 3u);
+    EXPECT_EQ(pc.sumTexels, p.sums.texels);
+    EXPECT_EQ(pc.levels, 10u);
+    EXPECT_EQ(pc.countersPerLayer, p.countersPerLayer);
+    EXPECT_EQ(pc.levelRecord[1], 8040u);  // level 5 after level 4's 120x67
+    EXPECT_EQ(pc.tail >> 8, p.stages[0].tilesY);
+    // Back to the general layout, and the halo kernel's switch clears it.
+    vkspd::useGeneralLayout(&p);
+    EXPECT_FALSE(p.summedLevels);
+}
+
+TEST(Planner, SummedLevelsRefuseChainsWithoutAPrefixOrALaterLevel) {
+    EXPECT_EQ(plan(4095, 4095).sums.prefix, 0u);  // odd base
+    EXPECT_EQ(plan(1366, 768).sums.prefix, 0u);   // 683 at level 1
+    EXPECT_EQ(plan(1920, 1080, 3).sums.prefix, 0u);  // every level in the prefix
+    EXPECT_EQ(plan(64, 64).sums.prefix, 0u);         // plain, 6 levels: all in the prefix
+    EXPECT_NE(std::string(plan(4095, 4095).sums.refusal).find("plain prefix"), std::string::npos);
+    EXPECT_NE(std::string(plan(64, 64).sums.refusal).find("no later level"), std::string::npos);
+    EXPECT_EQ(plan(1920, 1080, 4).sums.prefix, 3u);  // one level past the prefix
+    // Records past 32-bit indexing: 2^21 layers of 4096x12 with one channel (P = 2; about 1023
+    // records of two words per layer, where the general layout keeps only 64 texels).
+    const Plan many = plan(4096, 12, UINT32_MAX, 1u << 21, 1);
+    EXPECT_EQ(many.sums.prefix, 0u);
+    EXPECT_NE(std::string(many.sums.refusal).find("32-bit"), std::string::npos);
+    EXPECT_EQ(plan(4096, 12, UINT32_MAX, 1u << 18, 1).sums.prefix, 2u);
+}
+
+namespace {
+
+// The shares one strip makes in the shader (vkspd_sums.glsl, nextSumLevel): the texels of each
+// later level that its block of level-P texels touches.
+uint32_t stripShares(const Plan& p, uint32_t tx, uint32_t ty, uint32_t count) {
+    const int prefix = int(p.sums.prefix), q = VKSPD_TILE >> prefix;
+    int lo[2] = {int(tx) * q, int(ty) * q};
+    int n[2] = {std::min<int>(int(count) * q, int(vkspd::mipExtent(p.width, prefix)) - lo[0]),
+                std::min<int>(q, int(vkspd::mipExtent(p.height, prefix)) - lo[1])};
+    uint32_t shares = 0;
+    for (uint32_t l = prefix + 1; l <= p.levels; ++l) {
+        const uint32_t above[2] = {vkspd::mipExtent(p.width, l - 1), vkspd::mipExtent(p.height, l - 1)};
+        const uint32_t extent[2] = {vkspd::mipExtent(p.width, l), vkspd::mipExtent(p.height, l)};
+        for (int a = 0; a < 2; ++a) {
+            const int t = above[a] == 1 ? 0 : (above[a] & 1) ? 2 : 1;
+            const int first = std::max((lo[a] - t + 1) >> 1, 0);
+            const int last = std::min((lo[a] + n[a] - 1) >> 1, int(extent[a]) - 1);
+            lo[a] = first;
+            n[a] = last - first + 1;
+        }
+        shares += uint32_t(n[0] * n[1]);
+    }
+    return shares;
+}
+
+}  // namespace
+
+// Every strip's block and shares fit the shader's shared memory with the tiles per group the
+// planner picks (sumSharesBound is never below what a strip makes), and a larger request is capped.
+TEST(Planner, SummedLevelSharesFitSharedMemoryForEveryStrip) {
+    const uint32_t sizes[][2] = {{1920, 1080}, {1000, 600}, {2560, 1440}, {3840, 2160}, {1280, 720},
+                                 {100, 60},    {12, 20},    {4, 1080},    {1080, 1},    {2048, 2048},
+                                 {4096, 64},   {8192, 8192}, {7680, 4320}, {65532, 4}, {4, 65532},
+                                 {16380, 16380}, {1084, 2168}, {520, 300}};
+    for (const auto& size : sizes) {
+        for (bool fp16 : {true, false}) {
+            for (uint32_t requested : {0u, 1u, 2u, 4u, 8u, 16u, 32u}) {
+                Plan p = plan(size[0], size[1]);
+                const std::string what = std::to_string(size[0]) + "x" + std::to_string(size[1]) +
+                                         (fp16 ? " fp16" : " fp32") + " tiles " + std::to_string(requested);
+                ASSERT_GT(p.sums.prefix, 0u) << what;
+                if (!vkspd::useSummedLevels(&p, requested, 4, fp16)) {
+                    // Only where one tile's shares exceed the capacity.
+                    EXPECT_GT(vkspd::sumSharesBound(p, 1), vkspd::sumSharesCapacity(fp16)) << what;
+                    continue;
+                }
+                const uint32_t per = p.tilesPerGroup, q = VKSPD_TILE >> p.sums.prefix;
+                if (requested) EXPECT_LE(per, requested) << what;
+                EXPECT_LE(per * q * q, uint32_t(VKSPD_SUM_BLOCK)) << what;
+                const uint32_t bound = vkspd::sumSharesBound(p, per);
+                EXPECT_LE(bound, vkspd::sumSharesCapacity(fp16)) << what;
+                uint32_t most = 0;
+                for (uint32_t ty = 0; ty < p.stages[0].tilesY; ++ty)
+                    for (uint32_t tx = 0; tx < p.stages[0].tilesX; tx += per)
+                        most = std::max(most, stripShares(p, tx, ty, std::min(per, p.stages[0].tilesX - tx)));
+                EXPECT_LE(most, bound) << what;
+                EXPECT_EQ(p.groupsX(), (p.stages[0].tilesX + per - 1) / per) << what;
+                EXPECT_EQ(p.groupsY(), p.stages[0].tilesY) << what;
+            }
+        }
+    }
+    // 3840x2160 (P = 4): the plain rule's 8 tiles per group fit; 1920x1080 (P = 3) takes 1 by
+    // that rule (256 groups or more) and 4 where asked; 32 are capped to a block of 256 texels.
+    Plan p = plan(3840, 2160);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true));
+    EXPECT_EQ(p.tilesPerGroup, 8u);
+    p = plan(1920, 1080);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true));
+    EXPECT_EQ(p.tilesPerGroup, 1u);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 4, 4, true));
+    EXPECT_EQ(p.tilesPerGroup, 4u);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 32, 4, true));
+    EXPECT_EQ(p.tilesPerGroup, 4u);  // 8 tiles: a block of 64x8 level-3 texels
+}
