@@ -4,7 +4,8 @@
 # VKSPD_DEBUG_MAP blocks) and refactors must leave them unchanged. Uses the flags of
 # cmake/VkspdShaders.cmake. Covers vkspd.comp (4 reductions x FP16/FP32 x quad/LDS) and, where the
 # revision has it, vkspd_plain.comp (4 reductions x FP16/FP32: plain, VKSPD_HALO=1, and
-# VKSPD_HALO=2, the odd-base module, where both sides build it). Prints one line per variant:
+# VKSPD_HALO=2, the odd-base module, where both sides build it; the average x FP16/FP32 with
+# VKSPD_SUMS=1, the summed-levels module). Prints one line per variant:
 #   "same"      byte for byte;
 #   "same code" the same instructions in the same order, only result IDs numbered differently
 #               (what a refactor that moves code into a helper gives; spirv-dis needed);
@@ -21,7 +22,7 @@ root=$(git rev-parse --show-toplevel)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/old"
-for f in vkspd.comp vkspd_shared.h vkspd_common.glsl vkspd_plain.comp; do
+for f in vkspd.comp vkspd_shared.h vkspd_common.glsl vkspd_plain.comp vkspd_sums.glsl; do
   git -C "$root" show "$rev:shaders/$f" >"$tmp/old/$f" 2>/dev/null || rm -f "$tmp/old/$f"
 done
 status=0
@@ -88,5 +89,13 @@ for reduction in average min max minmax; do
     fi
   done
   r=$((r + 1))
+done
+for fp16 in 0 1; do
+  if [ -f "$tmp/old/vkspd_sums.glsl" ]; then
+    compare "average fp16=$fp16 sums" vkspd_plain.comp --target-env=vulkan1.2 -O -fshader-stage=compute \
+      -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=0 -DVKSPD_SUMS=1
+  elif [ -f "$root/shaders/vkspd_sums.glsl" ]; then
+    echo "new       average fp16=$fp16 sums (not in $rev)"
+  fi
 done
 exit $status

@@ -58,6 +58,8 @@ layout(set = 0, binding = VKSPD_BINDING_DATA_RANGE1 + 2) coherent buffer Data3V4
 #endif
 #if defined(VKSPD_HALO) && VKSPD_HALO
 layout(push_constant) uniform Push { HaloPushConstants pc; };
+#elif defined(VKSPD_SUMS) && VKSPD_SUMS
+layout(push_constant) uniform Push { SumPushConstants pc; };
 #else
 layout(push_constant) uniform Push { PushConstants pc; };
 #endif

@@ -43,6 +43,12 @@
 #ifndef VKSPD_HALO
 #define VKSPD_HALO 0
 #endif
+#ifndef VKSPD_SUMS
+#define VKSPD_SUMS 0
+#endif
+#if VKSPD_SUMS && (VKSPD_HALO || VKSPD_REDUCTION != VKSPD_REDUCTION_AVERAGE)
+#error "VKSPD_SUMS is a plain prefix (VKSPD_HALO=0) with the average (VKSPD_REDUCTION=0)"
+#endif
 
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -149,6 +155,14 @@ int gPrefixLevels;
 void storeKept(uint texel, vec4 v);
 #define KEEP_PREFIX(stage, k, at, v) \
     if ((stage) == 0 && (k) == gPrefixLevels) storeKept(keptTexel(pc.stage[0].kept, k, at), v)
+#elif VKSPD_SUMS
+// The summed-levels kernel keeps the strip's level P (gPrefixLevels) in shared memory (sBlock).
+int gPrefixLevels;
+ivec2 gBlockLo;   // the strip's first level-P texel
+int gBlockWidth;  // its level-P texels per row
+shared VEC sBlock[VKSPD_SUM_BLOCK];
+#define KEEP_PREFIX(stage, k, at, v) \
+    if ((stage) == 0 && (k) == gPrefixLevels) sBlock[((at).y - gBlockLo.y) * gBlockWidth + (at).x - gBlockLo.x] = VEC(v)
 #else
 #define KEEP_PREFIX(stage, k, at, v)
 #endif
@@ -198,6 +212,7 @@ vec4 fetchSourceStep(ivec2 tile, ivec2 m, int j) {
                     sourceTexel(min(t + ivec2(0, 1), hi)), sourceTexel(min(t + ivec2(1, 1), hi)));
 }
 
+#if !VKSPD_SUMS
 // The same for tile `tile` of a later stage, from the texels the previous stage kept (full
 // precision, in the data buffer). In the warm-up (main) the tile lies past the level, so every
 // coordinate clamps to the last texel; `kept` is then moved so that this is the layer's warm texel
@@ -217,6 +232,7 @@ vec4 fetchKeptStep(int stage, ivec2 tile, ivec2 m, int j, bool warmUp) {
                         keptData4[gDataBase + d]);
     return reduce4f(loadKeptNarrow(a), loadKeptNarrow(b), loadKeptNarrow(c), loadKeptNarrow(d));
 }
+#endif
 
 // Step j of a tile of `stage` (its source is level 6 * stage): this lane's level-1 texel v is
 // stored, and its quad (a 2x2 block) reduced to the level-2 texel that the quad's first lane
@@ -308,7 +324,7 @@ bool electAt(uint counter, uint count, uint target, uint arriving, uint lane, bo
     return true;
 }
 
-#if !VKSPD_HALO
+#if !VKSPD_HALO && !VKSPD_SUMS
 // The quadrant (y * 2 + x) of its tile of stage `stage` + 1 that kept texel `g` of stage `stage`
 // lies in: each tile of a later stage is reduced per 32x32 quadrant of its source.
 int quadrantOf(ivec2 g) { return ((g.y & 63) >> 5) * 2 + ((g.x & 63) >> 5); }
@@ -343,6 +359,13 @@ ivec2 stripOf(out int per) {
     return ivec2(int(((d & ((1u << shift) - 1u)) * gl_NumWorkGroups.x + x) * tailPer), int(tailRow + (d >> shift)));
 }
 
+// Where stage 0 keeps its level-6 texels (`keep`): the summed-levels kernel keeps none.
+#if VKSPD_SUMS
+#define STAGE_ZERO_KEPT 0u
+#else
+#define STAGE_ZERO_KEPT pc.stage[0].kept
+#endif
+
 // Stage 0 on tiles first .. first + count - 1 of a row, levels 1 .. `levels`; with `keep`, lane
 // kKeeper keeps each tile's level-6 texel for stage 1. The fetches of a step go out two steps
 // before it is reduced (a and b alternate), so the next tile's first two are in flight through
@@ -368,16 +391,18 @@ void stageZeroStrip(ivec2 first, int count, int levels, uint lane, ivec2 m, bool
         if (levels < 3) continue;
         barrier();
         // Levels 5 and 6 of the previous tile, whose level 4 the barrier above made visible.
-        if (i > 0 && levels >= 5) levelsFiveSix(0, levels, tile - ivec2(1, 0), lane, parity ^ 1, keep, pc.stage[0].kept);
+        if (i > 0 && levels >= 5) levelsFiveSix(0, levels, tile - ivec2(1, 0), lane, parity ^ 1, keep, STAGE_ZERO_KEPT);
         tailLevels(0, levels, tile, lane, parity, false, 0);
     }
     if (levels >= 5) {
         barrier();
-        levelsFiveSix(0, levels, first + ivec2(count - 1, 0), lane, (count - 1) & 1, keep, pc.stage[0].kept);
+        levelsFiveSix(0, levels, first + ivec2(count - 1, 0), lane, (count - 1) & 1, keep, STAGE_ZERO_KEPT);
     }
 }
 
-#if !VKSPD_HALO
+#if VKSPD_SUMS
+#include "vkspd_sums.glsl"
+#elif !VKSPD_HALO
 void main() {
     gLayer = int(gl_WorkGroupID.z);
     gCounterBase = uint(gLayer) * pc.countersPerLayer;

@@ -569,7 +569,7 @@ Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, Cu
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
                         bool copyBase, bool halo, bool finiteValues, uint32_t channels, bool linearFetch,
-                        bool oddBase) {
+                        bool oddBase, bool sums) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
@@ -577,6 +577,8 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     if (reduction >= VKSPD_REDUCTION_CUSTOM)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
     if (channels < 1 || channels > 4) return fail(VK_ERROR_UNKNOWN, "a texel has 1 to 4 channels");
+    if (sums && (halo || reduction != VKSPD_REDUCTION_AVERAGE))
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the summed-levels kernel is a plain prefix with the average");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
     Specialization specialization;
@@ -585,12 +587,12 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase).add(VKSPD_SPEC_LINEAR, linearFetch);
     const bool odd = halo && oddBase;
     if (halo) specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels);
-    // One bit per flag, then the reduction, the channel count, the fetch and the odd base.
+    // One bit per flag, then the reduction, the channel count, the fetch, the odd base and the sums.
     const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
                          uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10 |
-                         uint32_t(linearFetch) << 13 | uint32_t(odd) << 14;
-    return cachedEmbeddedPipeline(c, c->plainPipelines[key], embeddedPlainSpirv(reduction, fp16, halo, odd), half, out,
-                                  &specialization.info);
+                         uint32_t(linearFetch) << 13 | uint32_t(odd) << 14 | uint32_t(sums) << 15;
+    const SpirvBlob module = sums ? embeddedSumsSpirv(fp16) : embeddedPlainSpirv(reduction, fp16, halo, odd);
+    return cachedEmbeddedPipeline(c, c->plainPipelines[key], module, half, out, &specialization.info);
 }
 
 Result getLevelPipeline(Context c, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline) {

@@ -33,6 +33,8 @@ SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad);
 // `halo` the halo-stage kernel built from it, with `oddBase` the one whose stage 0 reads an odd
 // base (VKSPD_HALO=2).
 SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo = false, bool oddBase = false);
+// The summed-levels kernel (vkspd_plain.comp built with VKSPD_SUMS=1; the average only).
+SpirvBlob embeddedSumsSpirv(bool fp16);
 SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.hpp's map variants
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
@@ -124,7 +126,7 @@ struct vkspd::ContextT {
     // The plain-chain and halo-stage kernels (quad only), by a key getPlainPipeline packs:
     // reduction, fp16, half denormals and the specialization constants of the module
     // (VKSPD_SPEC_SRGB, VKSPD_SPEC_COPY_BASE, VKSPD_SPEC_FINITE, VKSPD_SPEC_CHANNELS,
-    // VKSPD_SPEC_LINEAR), and the halo-stage module (VKSPD_HALO=1 or 2).
+    // VKSPD_SPEC_LINEAR), and the halo-stage module (VKSPD_HALO=1 or 2) or the summed-levels one.
     std::map<uint32_t, VkPipeline> plainPipelines;
     // The general kernel with its data in dataRangeSlots ranges, compiled at run time on first use
     // (custom reductions' entries go with them).
@@ -228,11 +230,12 @@ bool runtimeCompilerAvailable();
 // with which the halo-stage kernel computes only those (the plain-chain kernel uses neither);
 // `linearFetch`: level 1 through the linear sampler, else texel loads (VKSPD_SPEC_LINEAR);
 // `oddBase`: the halo-stage kernel whose stage 0 reads tiles of the base with a halo (its module
-// built with VKSPD_HALO=2, HaloPlan::oddBase).
+// built with VKSPD_HALO=2, HaloPlan::oddBase); `sums`: the summed-levels kernel (the average, not
+// `halo`; embeddedSumsSpirv).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
                         bool halo = false, bool finiteValues = false, uint32_t channels = 4,
-                        bool linearFetch = false, bool oddBase = false);
+                        bool linearFetch = false, bool oddBase = false, bool sums = false);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

@@ -150,6 +150,12 @@ const uint32_t kDebugFp16LdsSm[] =
 const uint32_t kDebugFp16QuadSm[] =
 #include "vkspd_debug_fp16_quad_sm.inc"
     ;
+const uint32_t kSumsFp32[] =
+#include "vkspd_plain_sums_fp32_average.inc"
+    ;
+const uint32_t kSumsFp16[] =
+#include "vkspd_plain_sums_fp16_average.inc"
+    ;
 const uint32_t kLevelVert[] =
 #include "vkspd_level_vert.inc"
     ;
@@ -210,6 +216,10 @@ SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad) {
 
 SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo, bool oddBase) {
     return (halo ? (oddBase ? kOdd : kHalo) : kPlain)[reduction < 4 ? reduction : 0][fp16 ? 1 : 0];
+}
+
+SpirvBlob embeddedSumsSpirv(bool fp16) {
+    return fp16 ? SpirvBlob{kSumsFp16, sizeof(kSumsFp16)} : SpirvBlob{kSumsFp32, sizeof(kSumsFp32)};
 }
 
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins) {

@@ -51,6 +51,7 @@ struct Request {
     uint32_t groupColumns = 0;    // group-ID tiling strip width, at most the tile columns
     bool plainKernel = false;     // shaders/vkspd_plain.comp (plan.tilesPerGroup set for it)
     bool haloKernel = false;      // the same built with VKSPD_HALO (plan switched to its layout)
+    bool sumsKernel = false;      // the same built with VKSPD_SUMS (plan switched to its layout)
     bool hasSource = false;   // MipGenInfo::source is used
     Path path() const { return decision.capability.path; }
 };
@@ -163,10 +164,40 @@ std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
     return {};
 }
 
+// Whether every value the dispatch reads lies in [0, 1]: a UNORM or sRGB format read from its own
+// base level, what the summed-levels kernel's fixed-point sums hold.
+bool unitValues(const Request& req) {
+    switch (req.decision.format.encoding) {
+    case ChannelEncoding::Unorm8:
+    case ChannelEncoding::Srgb8:
+    case ChannelEncoding::Unorm16:
+    case ChannelEncoding::Unorm10_2:
+        return !req.hasSource;
+    default:
+        return false;
+    }
+}
+
+// Kernel::SummedLevels only where its planner found a plain prefix with later levels (Plan::sums),
+// the average of values in [0, 1] (its sums are fixed-point fractions of 1), the quad path (its
+// prefix is the plain kernel's), no SourceImage and no group-ID tiling. Empty when allowed.
+std::string sumsKernelRefusal(const Tuning& tuning, const Request& req) {
+    if (!req.plan.sums.prefix) return std::string("the mip range does not suit it: ") + req.plan.sums.refusal;
+    if (req.decision.reduction != VKSPD_REDUCTION_AVERAGE) return "it sums Reduction::Average only";
+    if (req.hasSource) return "it reads no MipGenInfo::source";
+    if (!unitValues(req))
+        return std::string("it sums values in [0, 1], those of UNORM and sRGB formats, not of ") +
+               req.decision.format.name;
+    if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
+    if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
+    return {};
+}
+
 // The general kernel for `req`: one tile per workgroup, no strips and no tail.
 void useGeneralKernel(Request* req) {
     req->plainKernel = false;
     req->haloKernel = false;
+    req->sumsKernel = false;
     useGeneralLayout(&req->plan);
     req->plan.tilesPerGroup = 1;
     setTail(&req->plan, 0, 1);
@@ -234,6 +265,15 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
     if (Result r = checkTilesPerGroup("tilesPerGroup", per); !r.ok()) return r;
     if (Result r = checkTilesPerGroup("tailTilesPerGroup", tuning.tailTilesPerGroup); !r.ok()) return r;
     if (tuning.kernel == Kernel::General) return {};
+    if (tuning.kernel == Kernel::SummedLevels) {
+        std::string refusal = sumsKernelRefusal(tuning, *req);
+        if (refusal.empty() && !useSummedLevels(&req->plan, per, req->decision.format.bytesPerTexel, req->fp16))
+            refusal = "even a strip of one tile has more shares of the later levels than its shared memory holds";
+        if (!refusal.empty())
+            return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::SummedLevels: " + refusal + "; use Kernel::General or Auto");
+        req->sumsKernel = true;
+        return {};
+    }
     // The halo-stage kernel where asked for; Auto takes it wherever it takes the chain
     // (autoHaloStages, below).
     if (tuning.kernel == Kernel::HaloStages) {
@@ -273,9 +313,10 @@ Result checkEnums(const MipGenInfo& info, const Tuning& tuning) {
     if (unsigned(info.fetch) > unsigned(Fetch::LinearSampler))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::fetch " + std::to_string(int(info.fetch)) +
                                           " is not a vkspd::Fetch (Auto, Load or LinearSampler)");
-    if (unsigned(tuning.kernel) > unsigned(Kernel::HaloStages))
+    if (unsigned(tuning.kernel) > unsigned(Kernel::SummedLevels))
         return fail(VK_ERROR_UNKNOWN, "Tuning::kernel " + std::to_string(int(tuning.kernel)) +
-                                          " is not a vkspd::Kernel (Auto, PlainChain, General or HaloStages)");
+                                          " is not a vkspd::Kernel (Auto, PlainChain, General, HaloStages or "
+                                          "SummedLevels)");
     return {};
 }
 
@@ -341,7 +382,7 @@ Result checkScratchFits(Context c, const MipGenInfo& info, VkExtent2D base, Requ
     // layer, so one layer of 16383x16383 RGBA needs 289 MB, more than the 2^27 bytes a device may
     // allow in one range.
     const uint64_t range = c->properties.limits.maxStorageBufferRange;
-    const bool ranged = !req->plainKernel && !req->haloKernel;
+    const bool ranged = !req->plainKernel && !req->haloKernel && !req->sumsKernel;
     if (ranged) planDataRanges(&req->plan, c->dataRangeLimit);
     const uint32_t slots = ranged ? c->dataRangeSlots : 1;
     const bool dataOver = req->plan.dataRanges > slots || (!ranged && req->plan.dataBytes > range);
@@ -705,11 +746,11 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
                             std::to_string(req.plan.dataRanges) + " (maxStorageBufferRange)");
         return getDebugPipeline(c, req.fp16, req.quad, map->smBuiltinsEnabled, &b->pipeline);
     }
-    if (req.plainKernel || req.haloKernel)
+    if (req.plainKernel || req.haloKernel || req.sumsKernel)
         return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
                                 req.hasSource, req.haloKernel, normalizedValues(req), req.plan.channels,
-                                req.linearFetch, req.haloKernel && req.plan.halo.oddBase);
+                                req.linearFetch, req.haloKernel && req.plan.halo.oddBase, req.sumsKernel);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan), req.plan.dataRangeShift);
 }
@@ -839,6 +880,10 @@ Result recordSinglePass(Context c, VkCommandBuffer cmd, const MipGenInfo& info, 
     pushSinglePassDescriptors(c, cmd, layout, req, bindings, scratch, map, mapBytes);
     if (req.haloKernel) {
         shader::HaloPushConstants pc = haloPushConstantsFor(plan);
+        pc.flags |= pushFlags(req);
+        c->fn.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+    } else if (req.sumsKernel) {
+        shader::SumPushConstants pc = sumPushConstantsFor(plan);
         pc.flags |= pushFlags(req);
         c->fn.vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
     } else {
@@ -1025,15 +1070,18 @@ Result describeSchedule(Context c, const MipGenInfo& info, ScheduleDescription* 
             *s = ScheduleDescription{};
             s->plainChain = req.plainKernel;
             s->haloStages = req.haloKernel;
+            s->summedLevels = req.sumsKernel;
             s->oddBaseStage = req.haloKernel && req.plan.halo.oddBase;
-            s->stages = req.haloKernel ? req.plan.halo.stageCount : req.plan.stageCount;
+            s->stages = req.haloKernel ? req.plan.halo.stageCount : req.sumsKernel ? 1 : req.plan.stageCount;
             for (uint32_t st = 0; st < s->stages; ++st)
-                s->levelsPerStage[st] = req.haloKernel ? req.plan.halo.stages[st].levels : req.plan.stages[st].levels;
+                s->levelsPerStage[st] = req.haloKernel  ? req.plan.halo.stages[st].levels
+                                        : req.sumsKernel ? req.plan.sums.prefix
+                                                         : req.plan.stages[st].levels;
             s->tilesPerGroup = req.plan.tilesPerGroup;
             s->tailRow = req.plan.tailRow;
             s->tailTilesPerGroup = req.plan.tailTilesPerGroup;
             s->groupColumns = req.groupColumns;
-            for (uint32_t st = 0; !req.haloKernel && st < req.plan.stageCount; ++st)
+            for (uint32_t st = 0; !req.haloKernel && !req.sumsKernel && st < req.plan.stageCount; ++st)
                 s->exactOddEdges = s->exactOddEdges || req.plan.stages[st].depMaskX || req.plan.stages[st].depMaskY;
         }
         return {};
@@ -1101,7 +1149,8 @@ Result checkDebugRequest(Context c, const MipGenInfo& info, Request* req) {
     if (info.reduction != Reduction::Average)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has a variant for Reduction::Average only");
     if (req->plan.levels == 0) return fail(VK_ERROR_UNKNOWN, "the debug map needs a range with a level to write");
-    if (tuningOf(info).kernel == Kernel::PlainChain || tuningOf(info).kernel == Kernel::HaloStages)
+    if (tuningOf(info).kernel == Kernel::PlainChain || tuningOf(info).kernel == Kernel::HaloStages ||
+        tuningOf(info).kernel == Kernel::SummedLevels)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the debug map has variants of the general kernel only "
                                                   "(Kernel::General or Auto)");
     // The map is one record per tile of the general kernel (one tile per workgroup).

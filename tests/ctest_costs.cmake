@@ -30,6 +30,10 @@ set_tests_properties(
   GpuTest.HostileFloatDataFP16Path
   GpuTest.SrgbCheckerboardAveragesInLinearSpace PROPERTIES COST 34)
 set_tests_properties(
+  GpuTest.SummedLevelsMatchReferenceAtScreenAndThinSizes
+  GpuTest.SummedLevelsOfEveryUnitFormat
+  GpuTest.SummedLevelsHoldAtTheExtremes PROPERTIES COST 26)
+set_tests_properties(
   AwkwardSizes/SizeTest.Rgba8MatchesReferenceInEveryVariant/1x7
   GpuTest.SolidColourStaysSolidAtEveryLevel
   GpuTest.SeveralCommandBuffersInFlightRecordedOnThreads PROPERTIES COST 26)

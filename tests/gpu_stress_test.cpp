@@ -68,16 +68,20 @@ uint32_t stressCalls() {
 TEST_F(GpuTest, HundredsOfBackToBackCallsInOneCommandBuffer) {
     // Odd sizes use every kind of counter (edges, corners, the election); 4095x65 has two
     // stages; 512x256 is a plain chain of two stages (the plain-chain kernel on the quad path,
-    // strips of 2 tiles, the last two tile rows in strips of 1). Each call reads level 0 and
-    // rewrites the rest, so the last one must be right.
-    Job jobs[3] = {makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, 1),
+    // strips of 2 tiles, the last two tile rows in strips of 1); 640x360 runs the summed-levels
+    // kernel where the device has quad operations (levels 4-9 summed in its records, strips of 2).
+    // Each call reads level 0 and rewrites the rest, so the last one must be right.
+    Job jobs[4] = {makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 191, 129, 1),
                    makeJob(h, VK_FORMAT_R16G16B16A16_SFLOAT, 4095, 65, 2),
-                   makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 512, 256, 3)};
+                   makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 512, 256, 3),
+                   makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 640, 360, 4)};
     static const vkspd::Tuning kStripsOf2TailOf1 = {vkspd::Kernel::Auto, 2, 16, 1, 0};
+    static const vkspd::Tuning kSummedStripsOf2 = {vkspd::Kernel::SummedLevels, 2, 0, 0, 0};
     jobs[2].info.tuning = &kStripsOf2TailOf1;
+    if (h->quad) jobs[3].info.tuning = &kSummedStripsOf2;
     h->submit([&](VkCommandBuffer cmd) {
-        for (int i = 0; i < 300; ++i) {
-            Job& j = jobs[i % 3];
+        for (int i = 0; i < 400; ++i) {
+            Job& j = jobs[i % 4];
             ASSERT_TRUE(vkspd::generateMips(h->context, cmd, j.info).ok());
             j.info.before = j.info.after;  // the next call starts from where this one left it
         }
@@ -137,8 +141,14 @@ TEST_F(GpuTest, SeveralCommandBuffersInFlightRecordedOnThreads) {
     }
 }
 
+// A caller's scratch buffer, cleared by the library before each dispatch: the general kernel's
+// counters and data, and (where the device has quad operations) the summed-levels kernel's
+// records in the same buffer after it (each call of the one clears what the other left there).
 TEST_F(GpuTest, CallerOwnedScratchBuffer) {
     Job j = makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 1000, 601, 7);
+    Job sums = makeJob(h, VK_FORMAT_R8G8B8A8_UNORM, 1000, 600, 8);
+    static const vkspd::Tuning kSummed = {vkspd::Kernel::SummedLevels, 0, 0, 0, 0};
+    sums.info.tuning = &kSummed;
     VkDeviceSize bytes = vkspd::scratchSize(h->context, j.info);
     ASSERT_GT(bytes, 0u);
     VkBufferCreateInfo bi{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -160,6 +170,9 @@ TEST_F(GpuTest, CallerOwnedScratchBuffer) {
     ASSERT_EQ(vkBindBufferMemory(h->device, buffer, memory, 0), VK_SUCCESS);
     j.info.scratchBuffer = buffer;
     j.info.scratchOffset = 256;
+    sums.info.scratchBuffer = buffer;
+    sums.info.scratchOffset = 256;
+    if (h->quad) ASSERT_LE(vkspd::scratchSize(h->context, sums.info), bytes);
     h->submit([&](VkCommandBuffer cmd) {
         vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -170,12 +183,17 @@ TEST_F(GpuTest, CallerOwnedScratchBuffer) {
         for (int i = 0; i < 5; ++i) {
             ASSERT_TRUE(vkspd::generateMips(h->context, cmd, j.info).ok());
             j.info.before = j.info.after;
+            if (!h->quad) continue;
+            ASSERT_TRUE(vkspd::generateMips(h->context, cmd, sums.info).ok());
+            sums.info.before = sums.info.after;
         }
     });
     expectCorrect(h, j, "caller scratch");
+    expectCorrect(h, sums, "caller scratch, summed levels");
     vkDestroyBuffer(h->device, buffer, nullptr);
     vkFreeMemory(h->device, memory, nullptr);
     h->destroyImage(j.image);
+    h->destroyImage(sums.image);
 }
 
 // VKSPD_STRESS_CALLS (default 1000 for lavapipe in CI; 10000 on a GPU) calls on one queue, in command buffers of 250

@@ -43,6 +43,15 @@ enum class Kernel {
                  ///< Fetch::LinearSampler on the FP32 path only for 8-bit UNORM and SNORM formats
                  ///< (Fetch::Auto loads where the sampler is refused); elsewhere an error naming the rule
                  ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
+    SummedLevels,  ///< shaders/vkspd_plain.comp built with VKSPD_SUMS, for Reduction::Average of
+                   ///< formats whose values lie in [0, 1] (UNORM and sRGB) where the first two or
+                   ///< more levels are plain: the plain kernel's strips make that prefix (at most 6
+                   ///< levels), and every later level is summed from it, each texel in fixed point
+                   ///< in the scratch counters and stored by the last workgroup whose strip it
+                   ///< reads (docs/DESIGN.md). Needs the quad path, no SourceImage, groupColumns 0
+                   ///< and a range with a level past the prefix; elsewhere an error naming the rule
+                   ///< (VK_ERROR_FEATURE_NOT_PRESENT). tilesPerGroup is capped so that a strip's
+                   ///< share of the later levels fits its shared memory.
 };
 
 /// Scheduling overrides for one generateMips call (MipGenInfo::tuning). Zero members mean the
@@ -89,7 +98,11 @@ struct ContextTuning {
 /// How a single-pass call is scheduled; filled by describeSchedule.
 struct ScheduleDescription {
     bool plainChain = false;         ///< The plain-chain kernel runs.
-    bool haloStages = false;         ///< The halo-stage kernel runs (neither: the general kernel).
+    bool haloStages = false;         ///< The halo-stage kernel runs (none of the three: the
+                                     ///< general kernel).
+    bool summedLevels = false;       ///< The summed-levels kernel runs: stage 0 is the plain
+                                     ///< prefix and levelsPerStage[0] its levels; the later
+                                     ///< levels are summed, no stage.
     bool oddBaseStage = false;       ///< The halo-stage kernel's stage 0 reads tiles of the base
                                      ///< with a halo (the base or its level 1 has an odd side),
                                      ///< not a plain prefix.

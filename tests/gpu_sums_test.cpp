@@ -1,0 +1,175 @@
+// The summed-levels kernel (Kernel::SummedLevels) against the CPU reference: plain prefixes of 2 to
+// 6 levels with odd and even later levels, strips whose block touches one, two or four blocks'
+// texels, thin images, layers, partial ranges, sRGB and 16-bit UNORM, the sums at their extremes,
+// repeated dispatches (every record back at zero), and the requests it refuses.
+#include "vulkan_harness.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+
+using namespace vkspd_test;
+
+namespace {
+
+struct SumsCase {
+    VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+    uint32_t w = 0, h = 0, layers = 1;
+    bool fp16 = true;
+    uint32_t tilesPerGroup = 0;
+    vkspd::Fetch fetch = vkspd::Fetch::Auto;
+};
+
+std::string nameOf(const SumsCase& c) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(c.format, &fi);
+    return std::string(fi.name) + " " + std::to_string(c.w) + "x" + std::to_string(c.h) + " x" +
+           std::to_string(c.layers) + (c.fp16 ? " fp16" : " fp32") + " tiles " + std::to_string(c.tilesPerGroup);
+}
+
+// Generates every level of every layer with the summed-levels kernel, `calls` times over the same
+// base (each call must find its records at zero), and compares each level with the CPU reference.
+// Level 0 is random texels, or what `fill` makes.
+void expectSummedChain(Harness* h, const SumsCase& c, uint32_t calls = 1,
+                       const std::function<void(std::vector<uint8_t>*)>& fill = {}) {
+    const std::string what = nameOf(c);
+    TestImage img = h->createImage(c.format, c.w, c.h, vkspd::fullMipCount(c.w, c.h), kChainUsage, c.layers,
+                                   singlePassFlags(c.format));
+    auto level0 = randomTexels(c.format, c.w, c.h * c.layers, c.w * 13 + c.h);
+    if (fill) fill(&level0);
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.precision = c.fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+    info.fetch = c.fetch;
+    vkspd::Tuning tuning;
+    tuning.kernel = vkspd::Kernel::SummedLevels;
+    tuning.tilesPerGroup = c.tilesPerGroup;
+    info.tuning = &tuning;
+    Described d;
+    vkspd::Result r = describe(h->context, info, &d);
+    ASSERT_TRUE(r.ok()) << what << ": " << r.message;
+    EXPECT_TRUE(d.summedLevels) << what;
+    EXPECT_FALSE(d.haloStages || d.plainChain) << what;
+    ASSERT_EQ(d.stages, 1u) << what;
+    EXPECT_GE(d.levelsPerStage[0], 2u) << what;
+    EXPECT_LT(d.levelsPerStage[0], img.levels - 1) << what;
+    if (c.tilesPerGroup) {
+        EXPECT_LE(d.tilesPerGroup, c.tilesPerGroup) << what;
+    }
+    for (uint32_t call = 0; call < calls; ++call) {
+        h->upload(img, level0.data());
+        h->submit([&](VkCommandBuffer cmd) {
+            vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+            EXPECT_TRUE(g.ok()) << g.message;
+        });
+        const auto gpu = h->readLevels(img);
+        const double tol = vkspd::toleranceFor(c.format, c.fp16);
+        const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, c.layers, tol,
+                                                what + " call " + std::to_string(call));
+        if (call == 0) std::printf("[ worst    ] %s: %g (tolerance %g)\n", what.c_str(), worst, tol);
+    }
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}
+
+}  // namespace
+
+// Prefixes of 2 to 6 levels, odd later levels along x, y or both, a block that is the whole level
+// P, thin images (one tile row or column, an axis of one texel), and strips of 1 to 32 tiles (a
+// request past what the shared memory holds capped).
+TEST_F(GpuTest, SummedLevelsMatchReferenceAtScreenAndThinSizes) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    const bool f = h->fp16;
+    const SumsCase cases[] = {
+        {VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, f},  // P = 3: 135 rows, then 67, 33
+        {VK_FORMAT_R8G8B8A8_UNORM, 1280, 720, 1, false, 2},  // P = 4: 45 rows
+        {VK_FORMAT_R8G8B8A8_UNORM, 640, 360, 1, f, 4},   // P = 3: 45 rows
+        {VK_FORMAT_R8G8B8A8_UNORM, 1000, 600, 1, f, 32},  // P = 3: 125x75, both odd; 32 capped to 4
+        {VK_FORMAT_R8G8B8A8_UNORM, 100, 60, 1, false},   // P = 2: 25x15, one strip of two tiles
+        {VK_FORMAT_R8G8B8A8_UNORM, 12, 20, 1, f},        // P = 2: 3x5, one tile
+        {VK_FORMAT_R8G8B8A8_UNORM, 2560, 1440, 1, f, 32},  // P = 5: 80x45, strips of 32 tiles
+        {VK_FORMAT_R8G8B8A8_UNORM, 4, 1080, 1, false},   // an axis reaching 1 in the prefix
+        {VK_FORMAT_R8G8B8A8_UNORM, 1080, 4, 1, f},
+        {VK_FORMAT_R8G8B8A8_UNORM, 1, 1080, 1, f},
+        {VK_FORMAT_R8G8B8A8_UNORM, 1080, 1, 1, false},
+        {VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, 1, f},    // plain: levels 7-11 summed from level 6
+        {VK_FORMAT_R8G8B8A8_UNORM, 4096, 64, 1, f},      // plain: level 6 is one row
+        {VK_FORMAT_R8G8B8A8_UNORM, 64, 4096, 1, false},
+        {VK_FORMAT_R8G8B8A8_UNORM, 264, 132, 3, f},      // three layers: records per layer
+    };
+    for (const SumsCase& c : cases) expectSummedChain(h, c);
+}
+
+// Every format it takes (UNORM and sRGB of 1 to 4 channels, 16-bit UNORM, A2B10G10R10) on both
+// precisions where the format allows FP16, through loads and, where Auto takes it, the sampler.
+TEST_F(GpuTest, SummedLevelsOfEveryUnitFormat) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    const VkFormat formats[] = {VK_FORMAT_R8_UNORM,          VK_FORMAT_R8G8_UNORM,       VK_FORMAT_B8G8R8A8_UNORM,
+                                VK_FORMAT_R8G8B8A8_SRGB,     VK_FORMAT_B8G8R8A8_SRGB,    VK_FORMAT_R16_UNORM,
+                                VK_FORMAT_R16G16_UNORM,      VK_FORMAT_R16G16B16A16_UNORM,
+                                VK_FORMAT_A2B10G10R10_UNORM_PACK32};
+    for (VkFormat format : formats) {
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(format, &fi);
+        expectSummedChain(h, {format, 520, 300, 1, fi.fp16Capable && h->fp16});
+        expectSummedChain(h, {format, 300, 520, 1, false, 0, vkspd::Fetch::Load});
+    }
+}
+
+// Hundreds of dispatches of one chain, each checked: every record the last arrival read is left at
+// zero for the next (a sum left behind would add to the next call's texels).
+TEST_F(GpuTest, SummedLevelsLeaveTheirRecordsAtZero) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 200, 120, 1, h->fp16}, 40);
+}
+
+// The largest sums: every texel 1 (each share near 2^31 in total), and alternating 0 and 1 (the
+// rounding of many small shares), at a chain whose top texels sum a whole level P.
+TEST_F(GpuTest, SummedLevelsHoldAtTheExtremes) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    auto ones = [](std::vector<uint8_t>* t) { std::memset(t->data(), 0xFF, t->size()); };
+    auto stripes = [](std::vector<uint8_t>* t) {
+        for (size_t i = 0; i < t->size(); ++i) (*t)[i] = ((i / 4) % 2) ? 0xFF : 0x00;
+    };
+    expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, h->fp16}, 1, ones);
+    expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, false}, 1, stripes);
+    expectSummedChain(h, {VK_FORMAT_R16G16B16A16_UNORM, 2048, 2048, 1, false}, 1, ones);
+}
+
+// Requests it cannot run get an error naming the rule, and record nothing.
+TEST_F(GpuTest, SummedLevelsRefuseWhatTheyCannotSum) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    struct Refused {
+        VkFormat format;
+        uint32_t w, h;
+        vkspd::Reduction reduction;
+        const char* rule;
+    };
+    const Refused refused[] = {
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, vkspd::Reduction::Average, "values in [0, 1]"},
+        {VK_FORMAT_R8G8B8A8_SNORM, 1920, 1080, vkspd::Reduction::Average, "values in [0, 1]"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, vkspd::Reduction::Max, "Reduction::Average only"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 4095, 4095, vkspd::Reduction::Average, "plain prefix of at least two"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 1366, 768, vkspd::Reduction::Average, "plain prefix of at least two"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 64, 64, vkspd::Reduction::Average, "no later level to sum"},
+    };
+    for (const Refused& x : refused) {
+        TestImage img = h->createImage(x.format, x.w, x.h, vkspd::fullMipCount(x.w, x.h), kChainUsage);
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.reduction = x.reduction;
+        vkspd::Tuning tuning;
+        tuning.kernel = vkspd::Kernel::SummedLevels;
+        info.tuning = &tuning;
+        bool recorded = true;
+        h->submit([&](VkCommandBuffer cmd) {
+            vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+            EXPECT_FALSE(r.ok());
+            EXPECT_NE(r.message.find("Kernel::SummedLevels"), std::string::npos) << r.message;
+            EXPECT_NE(r.message.find(x.rule), std::string::npos) << r.message;
+            recorded = r.ok();
+        });
+        EXPECT_FALSE(recorded);
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+    }
+}
