@@ -54,7 +54,7 @@ for b in $bins; do
     name=$(basename "$b")
     if [ -x "$b/vkspd-pipeline-stats" ]; then
         "$b/vkspd-pipeline-stats" > "$out/stats-$name.txt" 2>&1
-        regs=$(grep -E '^average fp16 (quad|plain)' "$out/stats-$name.txt" | tr '\n' ' ')
+        regs=$(grep -E '^average fp16 (quad|plain|summed)' "$out/stats-$name.txt" | tr '\n' ' ')
         echo "$name registers: ${regs:-not reported by this device}"
     fi
 done

@@ -35,6 +35,13 @@ uint32_t declaredSharedBytes(bool fp16) {
 // Keep in step with the shader.
 uint32_t declaredPlainSharedBytes(bool fp16) { return (2u * 256u + 2u * 4u) * (fp16 ? 8u : 16u) + 2u * 4u; }
 
+// The same built with VKSPD_SUMS: the plain kernel's, then the block of level-P texels (sBlock)
+// and the shares of the later levels (sShares, floats). Keep in step with the shader.
+uint32_t declaredSumsSharedBytes(bool fp16) {
+    return declaredPlainSharedBytes(fp16) + VKSPD_SUM_BLOCK * (fp16 ? 8u : 16u) +
+           (fp16 ? VKSPD_SUM_SHARES_FP16 : VKSPD_SUM_SHARES_FP32) * 16u;
+}
+
 // The same built with VKSPD_HALO: sPool (the prefix's levels 2 and 4 share it), sElected[2] and
 // sElectedTile[4]. Keep in step with the shader.
 uint32_t declaredHaloSharedBytes(bool fp16) {
@@ -167,7 +174,7 @@ uint32_t reductionIndex(Reduction r) {
 
 // Reads the driver's statistics of a temporary pipeline of the variant into `record`.
 Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool plain, bool halo,
-                            bool halfDenormals, uint32_t channels, bool linearFetch, bool oddBase,
+                            bool sums, bool halfDenormals, uint32_t channels, bool linearFetch, bool oddBase,
                             OccupancyRecord* record) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutablePropertiesKHR"));
@@ -175,8 +182,9 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutableStatisticsKHR"));
     if (!getProperties || !getStatistics)
         return fail(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetPipelineExecutableStatisticsKHR could not be loaded");
-    const SpirvBlob blob =
-        plain || halo ? embeddedPlainSpirv(reduction, fp16, halo, oddBase) : embeddedSpirv(reduction, fp16, quad);
+    const SpirvBlob blob = sums            ? embeddedSumsSpirv(fp16)
+                           : plain || halo ? embeddedPlainSpirv(reduction, fp16, halo, oddBase)
+                                           : embeddedSpirv(reduction, fp16, quad);
     // The plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false), the one every
     // format but the sRGB ones gets, with `linearFetch` (VKSPD_SPEC_LINEAR); the halo-stage
     // kernel's also for `channels` (VKSPD_SPEC_CHANNELS), from its odd-base module with `oddBase`.
@@ -187,7 +195,7 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
                                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals,
-                                     plain || halo ? &specialization : nullptr);
+                                     plain || halo || sums ? &specialization : nullptr);
     if (!r.ok()) return r;
     VkPipelineInfoKHR pipelineInfo{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
     pipelineInfo.pipeline = pipeline;
@@ -344,40 +352,44 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
         const SmLimits limits = deviceLimits(c, &smCount, &limitsSource);
         for (Reduction red : reductions)
             // kind 0..1: the general kernel's LDS and quad variants; 2: the plain-chain kernel; 3:
-            // the halo-stage kernel.
-            for (int kind = 0; kind < 4; ++kind)
+            // the halo-stage kernel; 4: the summed-levels kernel (the average only).
+            for (int kind = 0; kind < 5; ++kind)
                 for (int fp16 = 0; fp16 < 2; ++fp16)
                 for (int half = 0; half < 2; ++half) {
-                    const bool quad = kind != 0, plain = kind == 2, halo = kind == 3;
+                    const bool quad = kind != 0, plain = kind == 2, halo = kind == 3, sums = kind == 4;
                     if (fp16 && !c->info.shaderFloat16Enabled) continue;
                     if (quad && !c->quadSupported) continue;
                     if (half && !halfDenormalFlavourDiffers(c, fp16 != 0)) continue;
+                    if (sums && red != Reduction::Average) continue;
                     // The odd-base flavour is the halo-stage kernel's only, and loads only.
                     if (info.oddBase && (!halo || info.linearFetch || !c->shuffleRelativeSupported)) continue;
+                    const bool perFetch = plain || halo || sums;
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
-                                  (plain ? " plain" : halo ? " halo" : quad ? " quad" : " lds") +
+                                  (plain ? " plain" : halo ? " halo" : sums ? " summed" : quad ? " quad" : " lds") +
                                   (half ? " half-denormals" : "") +
                                   (halo && info.channels != 4 ? " channels " + std::to_string(info.channels) : "") +
-                                  ((plain || halo) && info.linearFetch ? " linear" : "") +
+                                  (perFetch && info.linearFetch ? " linear" : "") +
                                   (info.oddBase ? " odd base" : "");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
                     rec.quad = quad;
                     rec.plainChain = plain;
                     rec.haloStages = halo;
+                    rec.summedLevels = sums;
                     rec.halfDenormals = half != 0;
                     rec.channels = halo ? info.channels : 4;
-                    rec.linearFetch = (plain || halo) && info.linearFetch;
+                    rec.linearFetch = perFetch && info.linearFetch;
                     rec.oddBase = info.oddBase;
                     rec.resources.threadsPerGroup = VKSPD_GROUP_SIZE;
                     rec.resources.subgroupSize = c->subgroupSize;
                     rec.resources.sharedMemoryPerGroup =
                         plain  ? declaredPlainSharedBytes(rec.fp16)
                         : halo ? declaredHaloSharedBytes(rec.fp16)
+                        : sums ? declaredSumsSharedBytes(rec.fp16)
                                : declaredSharedBytes(rec.fp16);
                     if (info.pipelineExecutableInfoEnabled) {
-                        Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain, halo,
+                        Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain, halo, sums,
                                                         rec.halfDenormals, info.channels, rec.linearFetch,
                                                         rec.oddBase, &rec);
                         if (!r.ok()) {

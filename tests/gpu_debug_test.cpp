@@ -111,17 +111,31 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
     size_t plainFp16 = 0, halfFp16 = 0;
     for (const vkspd::OccupancyRecord& rec : records) (rec.halfDenormals ? halfFp16 : plainFp16) += rec.fp16 ? 1 : 0;
     EXPECT_EQ(halfFp16, fc.shaderDenormPreserveFloat16 ? plainFp16 : 0u);
-    // The halo-stage kernel has a record wherever the plain-chain kernel has one (both quad only).
-    size_t plainRecords = 0, haloRecords = 0;
+    // The halo-stage and summed-levels kernels have a record wherever the plain-chain kernel has
+    // one (all quad only; the query's reduction is the average, the summed-levels kernel's one).
+    size_t plainRecords = 0, haloRecords = 0, sumsRecords = 0;
     for (const vkspd::OccupancyRecord& rec : records) {
         plainRecords += rec.plainChain ? 1 : 0;
         haloRecords += rec.haloStages ? 1 : 0;
-        EXPECT_FALSE(rec.plainChain && rec.haloStages) << rec.variant;
+        sumsRecords += rec.summedLevels ? 1 : 0;
+        EXPECT_LE(int(rec.plainChain) + int(rec.haloStages) + int(rec.summedLevels), 1) << rec.variant;
         if (rec.haloStages) {
             EXPECT_NE(rec.variant.find(" halo"), std::string::npos) << rec.variant;
         }
+        if (rec.summedLevels) {
+            EXPECT_NE(rec.variant.find("average") , std::string::npos) << rec.variant;
+            EXPECT_NE(rec.variant.find(" summed"), std::string::npos) << rec.variant;
+            EXPECT_GT(rec.resources.sharedMemoryPerGroup, 8192u) << rec.variant;
+        }
     }
     EXPECT_EQ(haloRecords, plainRecords);
+    EXPECT_EQ(sumsRecords, plainRecords);
+    // Other reductions have no summed-levels record.
+    vkspd::OccupancyQueryInfo minOnly;
+    minOnly.reductions = {vkspd::Reduction::Min};
+    std::vector<vkspd::OccupancyRecord> minRecords;
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, minOnly, &minRecords).ok());
+    for (const vkspd::OccupancyRecord& rec : minRecords) EXPECT_FALSE(rec.summedLevels) << rec.variant;
     EXPECT_EQ(haloRecords > 0, h->quad);
     for (const vkspd::OccupancyRecord& rec : records) {
         EXPECT_EQ(rec.resources.threadsPerGroup, 256u);
@@ -156,7 +170,7 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
         q.linearFetch = linear;
         ASSERT_TRUE(vkspd::queryOccupancy(h->context, q, &records).ok());
         for (const vkspd::OccupancyRecord& rec : records) {
-            const bool perFetch = rec.plainChain || rec.haloStages;
+            const bool perFetch = rec.plainChain || rec.haloStages || rec.summedLevels;
             EXPECT_EQ(rec.linearFetch, perFetch && linear) << rec.variant;
             EXPECT_EQ(rec.variant.find(" linear") != std::string::npos, perFetch && linear) << rec.variant;
         }
@@ -181,10 +195,10 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
 }
 
 // The tools' queryEveryFlavour (vkspd-bench, vkspd-pipeline-stats): every kernel's records at four
-// channels with loads, then each flavour generateMips also builds of the plain-chain and
-// halo-stage kernels exactly once: the halo-stage kernel at each requested count with loads, and
-// both kernels through the linear sampler (the halo-stage kernel at those counts and four), and
-// the halo-stage kernel on an odd base at those counts and four (loads only).
+// channels with loads, then each flavour generateMips also builds of the plain-chain, halo-stage
+// and summed-levels kernels exactly once: the halo-stage kernel at each requested count with
+// loads, and the three through the linear sampler (the halo-stage kernel at those counts and
+// four), and the halo-stage kernel on an odd base at those counts and four (loads only).
 TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     std::vector<vkspd::OccupancyRecord> base, every;
     ASSERT_TRUE(vkspd::queryOccupancy(h->context, {}, &base).ok());
@@ -192,18 +206,19 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     ASSERT_GE(every.size(), base.size());
     for (size_t i = 0; i < base.size(); ++i) EXPECT_EQ(every[i].variant, base[i].variant);
     std::vector<std::string> names;
-    size_t plainLinear = 0, haloOne = 0, haloOneLinear = 0, haloFourLinear = 0, oddOne = 0, oddFour = 0;
+    size_t plainLinear = 0, sumsLinear = 0, haloOne = 0, haloOneLinear = 0, haloFourLinear = 0, oddOne = 0, oddFour = 0;
     for (const vkspd::OccupancyRecord& rec : every) {
         EXPECT_EQ(std::count(names.begin(), names.end(), rec.variant), 0) << rec.variant;
         names.push_back(rec.variant);
-        if (!rec.plainChain && !rec.haloStages) {
+        if (!rec.plainChain && !rec.haloStages && !rec.summedLevels) {
             EXPECT_FALSE(rec.linearFetch) << rec.variant;
             EXPECT_EQ(rec.channels, 4u) << rec.variant;
         }
-        if (rec.plainChain) {
+        if (rec.plainChain || rec.summedLevels) {
             EXPECT_EQ(rec.channels, 4u) << rec.variant;
         }
         plainLinear += rec.plainChain && rec.linearFetch ? 1 : 0;
+        sumsLinear += rec.summedLevels && rec.linearFetch ? 1 : 0;
         haloOne += rec.haloStages && rec.channels == 1 && !rec.linearFetch && !rec.oddBase ? 1 : 0;
         haloOneLinear += rec.haloStages && rec.channels == 1 && rec.linearFetch ? 1 : 0;
         haloFourLinear += rec.haloStages && rec.channels == 4 && rec.linearFetch ? 1 : 0;
@@ -218,12 +233,13 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     size_t plainLoads = 0;
     for (const vkspd::OccupancyRecord& rec : base) plainLoads += rec.plainChain ? 1 : 0;
     EXPECT_EQ(plainLinear, plainLoads);
+    EXPECT_EQ(sumsLinear, plainLoads);  // the query's reduction is the average
     EXPECT_EQ(haloOne, plainLoads);
     EXPECT_EQ(haloOneLinear, plainLoads);
     EXPECT_EQ(haloFourLinear, plainLoads);
     EXPECT_EQ(oddOne, plainLoads);
     EXPECT_EQ(oddFour, plainLoads);
-    EXPECT_EQ(every.size(), base.size() + 6 * plainLoads);
+    EXPECT_EQ(every.size(), base.size() + 7 * plainLoads);
 }
 
 // usesHalfDenormalFlavour says which FP16 record of queryOccupancy a format's pipelines are: the

@@ -87,6 +87,8 @@ struct OccupancyRecord {
     bool quad = false;                 ///< The quad subgroup variant.
     bool plainChain = false;           ///< The plain-chain kernel (Kernel::PlainChain; always quad).
     bool haloStages = false;           ///< The halo-stage kernel (Kernel::HaloStages; always quad).
+    bool summedLevels = false;         ///< The summed-levels kernel (Kernel::SummedLevels; quad,
+                                       ///< Reduction::Average only).
     /// An FP16 variant as generateMips builds it for formats with half-float denormals (16-bit
     /// float formats, B10G11R11): with 16-bit DenormPreserve, which can cost registers. Reported
     /// as a second FP16 record where the device preserves half denormals; false for every other
@@ -95,9 +97,9 @@ struct OccupancyRecord {
     /// The channels per texel the record's pipeline computes: OccupancyQueryInfo::channels for
     /// halo-stage records, 4 for the others (they compute four whatever the format).
     uint32_t channels = 4;
-    /// The plain-chain and halo-stage kernels' level-1 fetch: OccupancyQueryInfo::linearFetch
-    /// for their records (the linear sampler, else texel loads), false for the general kernel's
-    /// (one pipeline for both).
+    /// The plain-chain, halo-stage and summed-levels kernels' level-1 fetch:
+    /// OccupancyQueryInfo::linearFetch for their records (the linear sampler, else texel loads),
+    /// false for the general kernel's (one pipeline for both).
     bool linearFetch = false;
     /// The halo-stage kernel whose stage 0 reads tiles of the base with a halo (where the base or
     /// its level 1 has an odd side): OccupancyQueryInfo::oddBase for halo-stage records, false
@@ -138,8 +140,9 @@ struct OccupancyQueryInfo {
 
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
 /// Context can run, then FP32/FP16 of the plain-chain and halo-stage kernels where the device has
-/// quad operations; their names say "plain" and "halo", and end in "linear" for the linear
-/// fetch and "odd base" for OccupancyQueryInfo::oddBase) of each requested reduction, and for
+/// quad operations, and of the summed-levels kernel for Reduction::Average; their names say
+/// "plain", "halo" and "summed", and end in "linear" for the linear fetch and "odd base" for
+/// OccupancyQueryInfo::oddBase) of each requested reduction, and for
 /// each FP16 variant a
 /// second record with halfDenormals set where the device preserves 16-bit denormals (the flavour
 /// 16-bit float formats get). The normal pipelines are not touched: driver

@@ -10,10 +10,10 @@
 namespace vkspd_tools {
 
 // queryOccupancy's records for `query` as given (four channels, texel loads: every kernel), then
-// those of the flavours generateMips also builds of the plain-chain and halo-stage kernels: the
-// halo-stage kernel at each other count in `channels`, and both kernels through the linear
-// sampler (OccupancyRecord::linearFetch; the halo-stage kernel at every count in `channels`
-// and four), and the halo-stage kernel whose stage 0 reads an odd base (OccupancyRecord::oddBase;
+// those of the flavours generateMips also builds of the plain-chain, halo-stage and summed-levels
+// kernels: the halo-stage kernel at each other count in `channels`, and the three through the
+// linear sampler (OccupancyRecord::linearFetch; the halo-stage kernel at every count in
+// `channels` and four), and the halo-stage kernel whose stage 0 reads an odd base (OccupancyRecord::oddBase;
 // texel loads) at every count. Appends to `records`; stops at the first error and returns it, with
 // the records appended until then.
 inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQueryInfo query,
@@ -37,7 +37,8 @@ inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQ
             query.linearFetch = linear;
             r = vkspd::queryOccupancy(context, query, &found);
             for (vkspd::OccupancyRecord& rec : found)
-                if (rec.haloStages || (rec.plainChain && n == 4)) records->push_back(std::move(rec));
+                if (rec.haloStages || ((rec.plainChain || rec.summedLevels) && n == 4))
+                    records->push_back(std::move(rec));
         }
     query.linearFetch = false;
     query.oddBase = true;
