@@ -63,6 +63,10 @@ std::string describePath(const vkspd::DispatchDescription& d, const vkspd::Sched
                       std::to_string(s.levelsPerStage[0]) + " levels in strips of " +
                       std::to_string(s.tilesPerGroup) + " tiles"
                 : "") +
+           (s.summedLevels
+                ? ", summed-levels kernel, a prefix of " + std::to_string(s.levelsPerStage[0]) +
+                      " levels in strips of " + std::to_string(s.tilesPerGroup) + " tiles, the rest summed"
+                : "") +
            (d.linearFetch ? ", linear-sampler fetch" : "") +
            (s.groupColumns ? ", strips of " + std::to_string(s.groupColumns) + " tiles" : "") + ")";
 }

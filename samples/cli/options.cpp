@@ -194,8 +194,9 @@ Parsed parseShaderOption(Arg& arg, Options* o) {
         else if (v == "plain") o->tuning.kernel = vkspd::Kernel::PlainChain;
         else if (v == "general") o->tuning.kernel = vkspd::Kernel::General;
         else if (v == "halo") o->tuning.kernel = vkspd::Kernel::HaloStages;
+        else if (v == "summed") o->tuning.kernel = vkspd::Kernel::SummedLevels;
         else {
-            *error = "--kernel " + v + ": expected auto, plain, general or halo";
+            *error = "--kernel " + v + ": expected auto, plain, general, halo or summed";
             return Parsed::Failed;
         }
     } else if (name == "--tiles-per-group") {
@@ -397,17 +398,20 @@ std::string helpText() {
            "                     on NVIDIA where allowed (measured faster there), else load\n"
            "  --group-columns N  group-ID tiling: groups walk strips N tiles wide (default 0: off;\n"
            "                     the same output; general kernel only)\n"
-           "  --kernel K         auto, plain, general or halo: the plain-chain kernel (chains whose\n"
-           "                     every level is a 2x2 reduction: each axis of every level read even\n"
-           "                     or 1, such as square powers of two; quad path, built-in\n"
-           "                     reductions), the general kernel (every size) or the halo-stage\n"
+           "  --kernel K         auto, plain, general, halo or summed: the plain-chain kernel (chains\n"
+           "                     whose every level is a 2x2 reduction: each axis of every level read\n"
+           "                     even or 1, such as square powers of two; quad path, built-in\n"
+           "                     reductions), the general kernel (every size), the halo-stage\n"
            "                     kernel (chains with a level that is not plain: after a plain\n"
            "                     prefix, such as 1920x1080, or from the base in tiles with a halo,\n"
-           "                     such as 4095x4095); the same output. Default auto: plain where it\n"
-           "                     applies, else halo where it applies (1920x1080, 1600x900,\n"
-           "                     3840x2160, 4095x4095, 1366x768), else general\n"
-           "  --tiles-per-group N  plain-chain kernel and the halo-stage kernel's prefix: 64x64\n"
-           "                     tiles one group reduces, a power of two from 1 to " +
+           "                     such as 4095x4095) or the summed-levels kernel (avg of UNORM and\n"
+           "                     sRGB formats after a plain prefix of two or more levels, such as\n"
+           "                     1920x1080 or 4096x4096: every later level summed from the prefix's\n"
+           "                     last in fixed point); the same output. Default auto: plain where\n"
+           "                     it applies, else halo where it applies (1920x1080, 1600x900,\n"
+           "                     3840x2160, 4095x4095, 1366x768), else general; never summed\n"
+           "  --tiles-per-group N  plain-chain kernel and the halo-stage and summed-levels kernels'\n"
+           "                     prefix: 64x64 tiles one group reduces, a power of two from 1 to " +
            std::to_string(vkspd::kMaxTilesPerGroup) + "\n"
            "                     (default 0: the library's choice); the same output\n"
            "  --tail T/P         plain-chain kernel: the last T tiles (whole tile rows) in strips of P\n"

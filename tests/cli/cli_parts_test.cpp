@@ -380,6 +380,10 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     Options halo;
     ASSERT_TRUE(parse({"--kernel", "halo"}, &halo, &why)) << why;
     EXPECT_EQ(halo.tuning.kernel, vkspd::Kernel::HaloStages);
+    Options summed;
+    ASSERT_TRUE(parse({"--kernel", "summed", "--tiles-per-group", "2"}, &summed, &why)) << why;
+    EXPECT_EQ(summed.tuning.kernel, vkspd::Kernel::SummedLevels);
+    EXPECT_EQ(summed.tuning.tilesPerGroup, 2u);
     ASSERT_TRUE(parse({"--kernel", "general", "--tiles-per-group", "0", "--kernel=auto"}, &general, &why)) << why;
     EXPECT_EQ(general.tuning.kernel, vkspd::Kernel::Auto);
     EXPECT_EQ(general.tuning.tilesPerGroup, 0u);

@@ -452,6 +452,19 @@ TEST_F(Cli, HaloKernelVerifiesAndIsNamed) {
         << plain.err;
 }
 
+// --kernel summed runs the summed-levels kernel (a plain prefix, the later levels summed), whose
+// chain --verify compares with the CPU reference, named on the summary line; a format whose values
+// leave [0, 1] is refused with the library's reason and a non-zero exit.
+TEST_F(Cli, SummedLevelsKernelVerifiesAndIsNamed) {
+    const CliRun r = run({"--random", "200x120", "--kernel", "summed", "--verify", "--no-write"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("summed-levels kernel, a prefix of 3 levels in strips of"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("verified: every level within"), std::string::npos) << r.out;
+    const CliRun hdr = run({"--random", "200x120", "--kernel", "summed", "--format", "rgba16f", "--no-write"});
+    EXPECT_NE(hdr.code, 0);
+    EXPECT_NE(hdr.err.find("Kernel::SummedLevels: it sums values in [0, 1]"), std::string::npos) << hdr.err;
+}
+
 struct BadCase {
     std::vector<std::string> args;
     int code;
