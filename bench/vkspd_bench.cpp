@@ -91,7 +91,10 @@ const char* kUsageText =
     "library's tiles per group, and 'vkspd plain ... tiles N' for each N of --tiles. Where the\n"
     "halo-stage kernel takes the chain (Kernel::HaloStages: a chain with an odd level, after a\n"
     "plain prefix of two or more levels or from the base in tiles with a halo), vkspd halo\n"
-    "fp16|fp32 linear|load (no linear row where the base or level 1 is odd).\n"
+    "fp16|fp32 linear|load (no linear row where the base or level 1 is odd). Where the\n"
+    "summed-levels kernel takes the chain (Kernel::SummedLevels: the average of a UNORM or sRGB\n"
+    "format after a plain prefix of two or more levels), vkspd summed fp16|fp32 linear|load and,\n"
+    "right after the first of them, 'vkspd summed ... tiles N' for each N of --tiles.\n"
     "The Hi-Z row (--formats d32-min, reported as R32_SFLOAT-Min-D32): a depth pyramid, an\n"
     "R32_SFLOAT image made with Reduction::Min from a D32_SFLOAT depth image (depth in [0, 1])\n"
     "given as MipGenInfo::source: the dispatch copies it into level 0 and reduces the levels\n"
@@ -126,8 +129,8 @@ const char* kUsageText =
     "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
     "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16; none: no\n"
     "                    'cols N' methods)\n"
-    "  --tiles LIST      tiles per group N of the 'vkspd plain ... tiles N' methods (default\n"
-    "                    1,2,4,8,16; none: no 'tiles N' methods)\n"
+    "  --tiles LIST      tiles per group N of the 'vkspd plain ... tiles N' and 'vkspd summed ...\n"
+    "                    tiles N' methods (default 1,2,4,8,16; none: no 'tiles N' methods)\n"
     "  --tail T/P        Tuning::tailTiles T and tailTilesPerGroup P of every single-pass\n"
     "                    method (P a power of two from 1 to 32; 0/1: no tail; default: the\n"
     "                    library's rule: the plain-chain kernel's last tiles in shorter strips)\n"
@@ -201,6 +204,7 @@ struct Method {
     bool chosenFp16 = false, chosenQuad = false;  // "vkspd default": what Auto resolved to
     bool chosenPlain = false;
     bool chosenHalo = false;   // the default row: Kernel::Auto took the halo-stage kernel
+    bool chosenSums = false;   // the default row: Kernel::Auto took the summed-levels kernel
     bool chosenLinear = false;  // the default row: Fetch::Auto took the linear sampler
     bool oddBase = false;       // the halo-stage kernel runs with stage 0 on an odd base
 };
@@ -1254,11 +1258,14 @@ struct Bench {
                            (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenPlain);
         const bool halo = m.tuning.kernel == vkspd::Kernel::HaloStages ||
                           (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenHalo);
+        const bool sums = m.tuning.kernel == vkspd::Kernel::SummedLevels ||
+                          (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenSums);
         const bool linear = m.fetch == vkspd::Fetch::LinearSampler || (m.fetch == vkspd::Fetch::Auto && m.chosenLinear);
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
-                r.plainChain == plain && r.haloStages == halo && (!halo || r.channels == rowChannels(row)) &&
-                (!(plain || halo) || r.linearFetch == linear) && (!halo || r.oddBase == m.oddBase))
+                r.plainChain == plain && r.haloStages == halo && r.summedLevels == sums &&
+                (!halo || r.channels == rowChannels(row)) && (!(plain || halo || sums) || r.linearFetch == linear) &&
+                (!halo || r.oddBase == m.oddBase))
                 return &r;
         return nullptr;
     }
@@ -1343,12 +1350,14 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             def.chosenQuad = d.quad;
             def.chosenPlain = sd.plainChain;
             def.chosenHalo = sd.haloStages;
+            def.chosenSums = sd.summedLevels;
             def.chosenLinear = d.linearFetch;
             def.oddBase = sd.haloStages && sd.oddBaseStage;
-            def.name += std::string(" (") + (sd.plainChain ? "plain " : sd.haloStages ? "halo " : "") +
+            def.name += std::string(" (") +
+                        (sd.plainChain ? "plain " : sd.haloStages ? "halo " : sd.summedLevels ? "summed " : "") +
                         (d.fp16 ? "fp16" : "fp32") +
                         (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
-                        (sd.plainChain || (sd.haloStages && !sd.oddBaseStage)
+                        (sd.plainChain || sd.summedLevels || (sd.haloStages && !sd.oddBaseStage)
                              ? " tiles " + std::to_string(sd.tilesPerGroup)
                              : "") +
                         (sd.oddBaseStage ? " odd base" : "") +
@@ -1416,6 +1425,22 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
     }
     // The halo-stage kernel (Kernel::HaloStages) where it takes the chain.
     for (const Method& m : kernelVariants("halo", vkspd::Kernel::HaloStages)) methods.push_back(m);
+    // The summed-levels kernel (Kernel::SummedLevels) where it takes the chain, its tiles sweep
+    // right after its first variant as the plain kernel's.
+    {
+        const std::vector<Method> summed = kernelVariants("summed", vkspd::Kernel::SummedLevels);
+        if (!summed.empty()) {
+            const Method base = summed.front();
+            methods.push_back(base);
+            for (uint32_t n : lists.tileCounts) {
+                Method m = base;
+                m.name += " tiles " + std::to_string(n);
+                m.tuning.tilesPerGroup = n;
+                methods.push_back(m);
+            }
+            methods.insert(methods.end(), summed.begin() + 1, summed.end());
+        }
+    }
     return methods;
 }
 
