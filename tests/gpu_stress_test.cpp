@@ -172,7 +172,9 @@ TEST_F(GpuTest, CallerOwnedScratchBuffer) {
     j.info.scratchOffset = 256;
     sums.info.scratchBuffer = buffer;
     sums.info.scratchOffset = 256;
-    if (h->quad) ASSERT_LE(vkspd::scratchSize(h->context, sums.info), bytes);
+    if (h->quad) {
+        ASSERT_LE(vkspd::scratchSize(h->context, sums.info), bytes);
+    }
     h->submit([&](VkCommandBuffer cmd) {
         vkCmdFillBuffer(cmd, buffer, 0, VK_WHOLE_SIZE, 0);
         VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
