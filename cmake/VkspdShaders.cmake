@@ -57,8 +57,8 @@ else()
   set(VKSPD_PLAIN_SOURCE ${PROJECT_SOURCE_DIR}/shaders/vkspd_plain.comp)
 endif()
 # The same source with VKSPD_HALO=1 is the halo-stage kernel (plain prefix, then halo stages), with
-# VKSPD_HALO=2 the same kernel whose stage 0 reads an odd base in tiles; with VKSPD_SUMS=1 (the
-# average only) the summed-levels kernel (plain prefix, then every later level summed).
+# VKSPD_HALO=2 the same kernel whose stage 0 reads an odd base in tiles; with VKSPD_SUMS=1 the
+# summed-levels kernel (plain prefix, then every later level summed).
 function(vkspd_plain_variant name fp16 reduction halo)
   set(out ${VKSPD_SHADER_DIR}/vkspd_plain_${name}.inc)
   # -I: an experiment's copy (VKSPD_PLAIN_SHADER) may lie outside shaders/ and still include.
@@ -77,9 +77,9 @@ foreach(r RANGE 3)
   vkspd_plain_variant(halo_fp16_${rname} 1 ${r} 1)
   vkspd_plain_variant(odd_fp32_${rname} 0 ${r} 2)
   vkspd_plain_variant(odd_fp16_${rname} 1 ${r} 2)
+  vkspd_plain_variant(sums_fp32_${rname} 0 ${r} 0 -DVKSPD_SUMS=1)
+  vkspd_plain_variant(sums_fp16_${rname} 1 ${r} 0 -DVKSPD_SUMS=1)
 endforeach()
-vkspd_plain_variant(sums_fp32_average 0 0 0 -DVKSPD_SUMS=1)
-vkspd_plain_variant(sums_fp16_average 1 0 0 -DVKSPD_SUMS=1)
 
 # Debug variants for include/vkspd/debug.hpp (average only): a per-tile map at an extra binding,
 # and with VK_NV_shader_sm_builtins the SM and warp ids. Separate outputs: the variants above are

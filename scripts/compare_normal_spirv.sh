@@ -4,8 +4,8 @@
 # VKSPD_DEBUG_MAP blocks) and refactors must leave them unchanged. Uses the flags of
 # cmake/VkspdShaders.cmake. Covers vkspd.comp (4 reductions x FP16/FP32 x quad/LDS) and, where the
 # revision has it, vkspd_plain.comp (4 reductions x FP16/FP32: plain, VKSPD_HALO=1, and
-# VKSPD_HALO=2, the odd-base module, where both sides build it; the average x FP16/FP32 with
-# VKSPD_SUMS=1, the summed-levels module). Prints one line per variant:
+# VKSPD_HALO=2, the odd-base module, where both sides build it; with VKSPD_SUMS=1, the
+# summed-levels module, where both sides build it). Prints one line per variant:
 #   "same"      byte for byte;
 #   "same code" the same instructions in the same order, only result IDs numbered differently
 #               (what a refactor that moves code into a helper gives; spirv-dis needed);
@@ -90,12 +90,17 @@ for reduction in average min max minmax; do
   done
   r=$((r + 1))
 done
-for fp16 in 0 1; do
-  if [ -f "$tmp/old/vkspd_sums.glsl" ]; then
-    compare "average fp16=$fp16 sums" vkspd_plain.comp --target-env=vulkan1.2 -O -fshader-stage=compute \
-      -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=0 -DVKSPD_SUMS=1
-  elif [ -f "$root/shaders/vkspd_sums.glsl" ]; then
-    echo "new       average fp16=$fp16 sums (not in $rev)"
-  fi
+r=0
+for reduction in average min max minmax; do
+  for fp16 in 0 1; do
+    # Before its other reductions, the summed-levels module was built for the average only.
+    if [ -f "$tmp/old/vkspd_sums.glsl" ] && { [ $r = 0 ] || ! grep -q 'VKSPD_SUMS && (VKSPD_HALO ||' "$tmp/old/vkspd_plain.comp"; }; then
+      compare "$reduction fp16=$fp16 sums" vkspd_plain.comp --target-env=vulkan1.2 -O -fshader-stage=compute \
+        -DVKSPD_FP16=$fp16 -DVKSPD_QUAD=1 -DVKSPD_REDUCTION=$r -DVKSPD_SUMS=1
+    elif [ -f "$root/shaders/vkspd_sums.glsl" ]; then
+      echo "new       $reduction fp16=$fp16 sums (not in $rev)"
+    fi
+  done
+  r=$((r + 1))
 done
 exit $status

@@ -46,8 +46,8 @@
 #ifndef VKSPD_SUMS
 #define VKSPD_SUMS 0
 #endif
-#if VKSPD_SUMS && (VKSPD_HALO || VKSPD_REDUCTION != VKSPD_REDUCTION_AVERAGE)
-#error "VKSPD_SUMS is a plain prefix (VKSPD_HALO=0) with the average (VKSPD_REDUCTION=0)"
+#if VKSPD_SUMS && VKSPD_HALO
+#error "VKSPD_SUMS is a plain prefix (VKSPD_HALO=0)"
 #endif
 
 #extension GL_KHR_memory_scope_semantics : require

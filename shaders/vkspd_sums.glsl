@@ -1,5 +1,6 @@
-// The summed-levels kernel: vkspd_plain.comp built with VKSPD_SUMS=1 (the average of formats whose
-// values lie in [0, 1]) includes this after its stage-0 code (docs/DESIGN.md, "Summed levels").
+// The summed-levels kernel: vkspd_plain.comp built with VKSPD_SUMS=1 (a built-in reduction; the
+// average of formats whose values lie in [0, 1]) includes this after its stage-0 code
+// (docs/DESIGN.md, "Summed levels").
 //
 // The plain prefix makes levels 1..P of the base in strips of 64x64 tiles (stageZeroStrip) and
 // keeps the strip's level-P texels, a block, in shared memory (sBlock, KEEP_PREFIX). Every later
@@ -10,16 +11,18 @@
 // filter applied to the block alone, taps outside it counting 0, level after level from the block.
 // The group makes its shares of every texel the block touches (sShares). A texel whose footprint
 // lies in the block is final and stored at once; the others are summed over the blocks that touch
-// them: each share is added in fixed point (units of 2^-VKSPD_SUM_UNIT_BITS: integer sums are exact
-// and do not depend on the order the groups arrive in) to the texel's sums in the counter buffer,
-// then the group arrives at the texel's counter with the number of its footprint's level-P texels
-// the block holds. The arrival that completes the footprint reads the sums back (leaving zeros
-// for the next dispatch, as arrive() leaves the counter) and stores the texel. So every texel past
+// them: each share goes into the texel's word per channel in the counter buffer (sumWord), then
+// the group arrives at the texel's counter with the number of its footprint's level-P texels the
+// block holds. The arrival that completes the footprint reads the words back (leaving zeros for
+// the next dispatch, as arrive() leaves the counter) and stores the texel. So every texel past
 // level P is stored one atomic round trip after the last group that touches it, with no later
-// stage, and no group waits for another.
-//
-// Error: one rounding to 2^-32 per share and group, against a tolerance of 2^-8 to 2^-16 (8- to
-// 16-bit UNORM); shares sum the filter's float weights in FP32.
+// stage, and no group waits for another. The words combine by integer atomics, which are exact and
+// do not depend on the order the groups arrive in:
+// - the average adds the share in fixed point, in units of 2^-VKSPD_SUM_UNIT_BITS: one rounding to
+//   2^-32 per share and group, against a tolerance of 2^-8 to 2^-16 (8- to 16-bit UNORM); the
+//   shares sum the filter's float weights in FP32;
+// - Min and Max (MinMax: R and G) keep the extreme by atomicMax of an order-preserving key of the
+//   share's bits, bit for bit, NaN winning as in nanMin and nanMax.
 
 #if VKSPD_FP16
 #define SUM_SHARES VKSPD_SUM_SHARES_FP16
@@ -62,25 +65,59 @@ SumLevel nextSumLevel(SumLevel above, int L, int at) {
 
 // The block's share of texel j of level L (`lv`) from its shares of the level above (`above`;
 // the block's texels where that is level P): the exact filter's taps (docs/FILTER.md) that lie in
-// `above`, rows first, as the reference sums them.
+// `above`, rows first, as the reference makes them.
 vec4 sumShare(int L, SumLevel lv, SumLevel above, ivec2 j) {
     uvec2 s = levelExtent(L - 1);
     vec3 wx = axisWeights(s.x, j.x), wy = axisWeights(s.y, j.y);
     bool fromBlock = L == gPrefixLevels + 1;
-    vec4 acc = vec4(0.0);
+    vec4 acc = rIdentity();
     [[unroll]] for (int b = 0; b < 3; ++b) {
         int y = 2 * j.y + b - above.lo.y;
         if (wy[b] == 0.0 || y < 0 || y >= above.n.y) continue;
-        vec4 row = vec4(0.0);
+        vec4 row = rIdentity();
         [[unroll]] for (int a = 0; a < 3; ++a) {
             int x = 2 * j.x + a - above.lo.x;
             if (wx[a] == 0.0 || x < 0 || x >= above.n.x) continue;
             int k = y * above.n.x + x;
-            row += wx[a] * (fromBlock ? vec4(sBlock[k]) : sShares[above.at + k]);
+            row = rAccumulate(row, fromBlock ? vec4(sBlock[k]) : sShares[above.at + k], wx[a]);
         }
-        acc += wy[b] * row;
+        acc = rAccumulate(acc, row, wy[b]);
     }
     return acc;
+}
+
+// A share as the word its channel c combines in (by atomicAdd for the average, atomicMax for the
+// others), and a texel's channel from its combined word. No share's word is 0, the records' value
+// between dispatches, but an average's share that rounds to 0 (skipped: adding it changes nothing).
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+uint sumWord(float v, int c) { return uint(clamp(v, 0.0, 1.0) * kSumUnit + 0.5); }
+float sumValue(uint word, int c) { return float(word) / kSumUnit; }
+#else
+// Whether channel c keeps the minimum (Min; MinMax's R).
+bool keepsMin(int c) { return VKSPD_REDUCTION == VKSPD_REDUCTION_MIN || (VKSPD_REDUCTION == VKSPD_REDUCTION_MINMAX && c == 0); }
+// The key that orders floats as unsigned integers: negative values reversed under the positive
+// ones (-0 below +0); a minimum is kept as its key's complement, so atomicMax keeps both. NaN is
+// 0xFFFFFFFF, above every other word, so it wins as in nanMin and nanMax; 0 is the key or
+// complement of a NaN only, which never occurs.
+uint sumWord(float v, int c) {
+    if (isnan(v)) return 0xFFFFFFFFu;
+    uint b = floatBitsToUint(v), key = (b & 0x80000000u) != 0u ? ~b : b | 0x80000000u;
+    return keepsMin(c) ? ~key : key;
+}
+float sumValue(uint word, int c) {
+    if (word == 0xFFFFFFFFu) return uintBitsToFloat(0x7FC00000u);
+    uint key = keepsMin(c) ? ~word : word;
+    return uintBitsToFloat((key & 0x80000000u) != 0u ? key & 0x7FFFFFFFu : ~key);
+}
+#endif
+
+// What a texel's store takes: an average is within [0, 1] (its sum may round past 1).
+vec4 sumStored(vec4 v) {
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+    return clamp(v, 0.0, 1.0);
+#else
+    return v;
+#endif
 }
 
 // The first word of texel j of level L: its counter; its sum of channel c is pc.sumTexels * (c + 1)
@@ -103,7 +140,7 @@ void footprint(int L, SumLevel lv, ivec2 j, out ivec2 size, out ivec2 mine) {
 void sumLevels(uint lane) {
     const int levels = int(pc.levels);
     // The shares, level after level, one barrier each; a final texel is stored at once, a shared
-    // one's share added to its sums (relaxed: the arrivals below release them).
+    // one's share put into its words (relaxed: the arrivals below release them).
     SumLevel above = blockLevel();
     int shares = 0;
     for (int L = gPrefixLevels + 1; L <= levels; ++L) {
@@ -120,22 +157,25 @@ void sumLevels(uint lane) {
             ivec2 size, mine;
             footprint(L, lv, j, size, mine);
             if (all(equal(mine, size))) {
-                storeLevelInRange(L, j, clamp(v, 0.0, 1.0));
+                storeLevelInRange(L, j, sumStored(v));
                 continue;
             }
             uint record = sumRecord(L, j);
             [[unroll]] for (int c = 0; c < 4; ++c) {
-                uint u = uint(clamp(v[c], 0.0, 1.0) * kSumUnit + 0.5);
-                if (uint(c) < pc.channels && u != 0u)
-                    atomicAdd(counters[record + pc.sumTexels * uint(c + 1)], u, gl_ScopeDevice,
-                              gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+                uint word = sumWord(v[c], c), at = record + pc.sumTexels * uint(c + 1);
+                if (uint(c) >= pc.channels || word == 0u) continue;
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+                atomicAdd(counters[at], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+#else
+                atomicMax(counters[at], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+#endif
             }
         }
         barrier();
         above = lv;
         shares += count;
     }
-    // The arrivals: one lane per shared texel, all at once. The barrier orders every lane's sums
+    // The arrivals: one lane per shared texel, all at once. The barrier orders every lane's words
     // before each arriving lane's release.
     releaseBarrier();
     [[dont_unroll]] for (int r = 0; r < (shares + VKSPD_GROUP_SIZE - 1) / VKSPD_GROUP_SIZE; ++r) {
@@ -162,10 +202,10 @@ void sumLevels(uint lane) {
         vec4 v = vec4(0.0);
         [[unroll]] for (int c = 0; c < 4; ++c) {
             if (uint(c) < pc.channels)
-                v[c] = float(atomicExchange(counters[record + pc.sumTexels * uint(c + 1)], 0u, gl_ScopeDevice,
-                                            gl_StorageSemanticsBuffer, gl_SemanticsRelaxed)) / kSumUnit;
+                v[c] = sumValue(atomicExchange(counters[record + pc.sumTexels * uint(c + 1)], 0u, gl_ScopeDevice,
+                                               gl_StorageSemanticsBuffer, gl_SemanticsRelaxed), c);
         }
-        storeLevelInRange(L, j, clamp(v, 0.0, 1.0));
+        storeLevelInRange(L, j, sumStored(v));
     }
 }
 

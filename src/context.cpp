@@ -577,8 +577,7 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     if (reduction >= VKSPD_REDUCTION_CUSTOM)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
     if (channels < 1 || channels > 4) return fail(VK_ERROR_UNKNOWN, "a texel has 1 to 4 channels");
-    if (sums && (halo || reduction != VKSPD_REDUCTION_AVERAGE))
-        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the summed-levels kernel is a plain prefix with the average");
+    if (sums && halo) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the summed-levels kernel is not a halo-stage kernel");
     std::lock_guard<std::mutex> lock(c->pipelineMutex);
     const bool half = embeddedFlavour(c, fp16, halfDenormals);
     Specialization specialization;
@@ -591,7 +590,7 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
                          uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10 |
                          uint32_t(linearFetch) << 13 | uint32_t(odd) << 14 | uint32_t(sums) << 15;
-    const SpirvBlob module = sums ? embeddedSumsSpirv(fp16) : embeddedPlainSpirv(reduction, fp16, halo, odd);
+    const SpirvBlob module = sums ? embeddedSumsSpirv(reduction, fp16) : embeddedPlainSpirv(reduction, fp16, halo, odd);
     return cachedEmbeddedPipeline(c, c->plainPipelines[key], module, half, out, &specialization.info);
 }
 

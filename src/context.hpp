@@ -33,8 +33,8 @@ SpirvBlob embeddedSpirv(uint32_t reduction, bool fp16, bool quad);
 // `halo` the halo-stage kernel built from it, with `oddBase` the one whose stage 0 reads an odd
 // base (VKSPD_HALO=2).
 SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo = false, bool oddBase = false);
-// The summed-levels kernel (vkspd_plain.comp built with VKSPD_SUMS=1; the average only).
-SpirvBlob embeddedSumsSpirv(bool fp16);
+// The summed-levels kernel (vkspd_plain.comp built with VKSPD_SUMS=1) of a built-in reduction.
+SpirvBlob embeddedSumsSpirv(uint32_t reduction, bool fp16);
 SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.hpp's map variants
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
@@ -230,8 +230,8 @@ bool runtimeCompilerAvailable();
 // with which the halo-stage kernel computes only those (the plain-chain kernel uses neither);
 // `linearFetch`: level 1 through the linear sampler, else texel loads (VKSPD_SPEC_LINEAR);
 // `oddBase`: the halo-stage kernel whose stage 0 reads tiles of the base with a halo (its module
-// built with VKSPD_HALO=2, HaloPlan::oddBase); `sums`: the summed-levels kernel (the average, not
-// `halo`; embeddedSumsSpirv).
+// built with VKSPD_HALO=2, HaloPlan::oddBase); `sums`: the summed-levels kernel (not `halo`;
+// embeddedSumsSpirv).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
                         bool halo = false, bool finiteValues = false, uint32_t channels = 4,

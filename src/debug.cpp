@@ -182,7 +182,7 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutableStatisticsKHR"));
     if (!getProperties || !getStatistics)
         return fail(VK_ERROR_EXTENSION_NOT_PRESENT, "vkGetPipelineExecutableStatisticsKHR could not be loaded");
-    const SpirvBlob blob = sums            ? embeddedSumsSpirv(fp16)
+    const SpirvBlob blob = sums            ? embeddedSumsSpirv(reduction, fp16)
                            : plain || halo ? embeddedPlainSpirv(reduction, fp16, halo, oddBase)
                                            : embeddedSpirv(reduction, fp16, quad);
     // The plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false), the one every
@@ -352,7 +352,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
         const SmLimits limits = deviceLimits(c, &smCount, &limitsSource);
         for (Reduction red : reductions)
             // kind 0..1: the general kernel's LDS and quad variants; 2: the plain-chain kernel; 3:
-            // the halo-stage kernel; 4: the summed-levels kernel (the average only).
+            // the halo-stage kernel; 4: the summed-levels kernel.
             for (int kind = 0; kind < 5; ++kind)
                 for (int fp16 = 0; fp16 < 2; ++fp16)
                 for (int half = 0; half < 2; ++half) {
@@ -360,7 +360,6 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     if (fp16 && !c->info.shaderFloat16Enabled) continue;
                     if (quad && !c->quadSupported) continue;
                     if (half && !halfDenormalFlavourDiffers(c, fp16 != 0)) continue;
-                    if (sums && red != Reduction::Average) continue;
                     // The odd-base flavour is the halo-stage kernel's only, and loads only.
                     if (info.oddBase && (!halo || info.linearFetch || !c->shuffleRelativeSupported)) continue;
                     const bool perFetch = plain || halo || sums;

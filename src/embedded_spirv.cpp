@@ -150,11 +150,29 @@ const uint32_t kDebugFp16LdsSm[] =
 const uint32_t kDebugFp16QuadSm[] =
 #include "vkspd_debug_fp16_quad_sm.inc"
     ;
-const uint32_t kSumsFp32[] =
+const uint32_t kSumsFp32Average[] =
 #include "vkspd_plain_sums_fp32_average.inc"
     ;
-const uint32_t kSumsFp16[] =
+const uint32_t kSumsFp16Average[] =
 #include "vkspd_plain_sums_fp16_average.inc"
+    ;
+const uint32_t kSumsFp32Min[] =
+#include "vkspd_plain_sums_fp32_min.inc"
+    ;
+const uint32_t kSumsFp16Min[] =
+#include "vkspd_plain_sums_fp16_min.inc"
+    ;
+const uint32_t kSumsFp32Max[] =
+#include "vkspd_plain_sums_fp32_max.inc"
+    ;
+const uint32_t kSumsFp16Max[] =
+#include "vkspd_plain_sums_fp16_max.inc"
+    ;
+const uint32_t kSumsFp32MinMax[] =
+#include "vkspd_plain_sums_fp32_minmax.inc"
+    ;
+const uint32_t kSumsFp16MinMax[] =
+#include "vkspd_plain_sums_fp16_minmax.inc"
     ;
 const uint32_t kLevelVert[] =
 #include "vkspd_level_vert.inc"
@@ -206,6 +224,13 @@ const SpirvBlob kOdd[4][2] = {
     {BLOB(kOddFp32Max), BLOB(kOddFp16Max)},
     {BLOB(kOddFp32MinMax), BLOB(kOddFp16MinMax)},
 };
+// [reduction][fp16]: vkspd_plain.comp built with VKSPD_SUMS=1 (the summed-levels kernel)
+const SpirvBlob kSums[4][2] = {
+    {BLOB(kSumsFp32Average), BLOB(kSumsFp16Average)},
+    {BLOB(kSumsFp32Min), BLOB(kSumsFp16Min)},
+    {BLOB(kSumsFp32Max), BLOB(kSumsFp16Max)},
+    {BLOB(kSumsFp32MinMax), BLOB(kSumsFp16MinMax)},
+};
 #undef BLOB
 
 }  // namespace
@@ -218,9 +243,7 @@ SpirvBlob embeddedPlainSpirv(uint32_t reduction, bool fp16, bool halo, bool oddB
     return (halo ? (oddBase ? kOdd : kHalo) : kPlain)[reduction < 4 ? reduction : 0][fp16 ? 1 : 0];
 }
 
-SpirvBlob embeddedSumsSpirv(bool fp16) {
-    return fp16 ? SpirvBlob{kSumsFp16, sizeof(kSumsFp16)} : SpirvBlob{kSumsFp32, sizeof(kSumsFp32)};
-}
+SpirvBlob embeddedSumsSpirv(uint32_t reduction, bool fp16) { return kSums[reduction < 4 ? reduction : 0][fp16 ? 1 : 0]; }
 
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins) {
     return kDebug[smBuiltins ? 1 : 0][fp16 ? 1 : 0][quad ? 1 : 0];

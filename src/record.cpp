@@ -179,15 +179,18 @@ bool unitValues(const Request& req) {
 }
 
 // Kernel::SummedLevels only where its planner found a plain prefix with later levels (Plan::sums),
-// the average of values in [0, 1] (its sums are fixed-point fractions of 1), the quad path (its
-// prefix is the plain kernel's), no SourceImage and no group-ID tiling. Empty when allowed.
+// a built-in reduction, for the average values in [0, 1] (its sums are fixed-point fractions of 1)
+// read from the image itself, the quad path (its prefix is the plain kernel's) and no group-ID
+// tiling. (A SourceImage is read through loads: the linear sampler takes the average only.) Empty
+// when allowed.
 std::string sumsKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.sums.prefix) return std::string("the mip range does not suit it: ") + req.plan.sums.refusal;
-    if (req.decision.reduction != VKSPD_REDUCTION_AVERAGE) return "it sums Reduction::Average only";
-    if (req.hasSource) return "it reads no MipGenInfo::source";
-    if (!unitValues(req))
-        return std::string("it sums values in [0, 1], those of UNORM and sRGB formats, not of ") +
-               req.decision.format.name;
+    if (req.decision.reduction == VKSPD_REDUCTION_CUSTOM) return "it has no custom reductions";
+    if (req.decision.reduction == VKSPD_REDUCTION_AVERAGE && !unitValues(req))
+        return std::string("it sums averages of values in [0, 1], those of UNORM and sRGB formats read from the "
+                           "image itself, not of ") +
+               (req.hasSource ? std::string("a MipGenInfo::source") : std::string(req.decision.format.name)) +
+               " (Min, Max and MinMax take any format)";
     if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
     if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
     return {};

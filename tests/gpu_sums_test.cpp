@@ -1,12 +1,16 @@
 // The summed-levels kernel (Kernel::SummedLevels) against the CPU reference: plain prefixes of 2 to
 // 6 levels with odd and even later levels, strips whose block touches one, two or four blocks'
-// texels, thin images, layers, partial ranges, sRGB and 16-bit UNORM, the sums at their extremes,
-// repeated dispatches (every record back at zero), and the requests it refuses.
+// texels, thin images, layers, sRGB and 16-bit UNORM, the sums at their extremes, Min, Max and
+// MinMax bit for bit (NaN and infinities included, a depth source), repeated dispatches (every
+// record back at zero), and the requests it refuses.
 #include "vulkan_harness.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
+#include <random>
 #include <string>
 
 using namespace vkspd_test;
@@ -19,13 +23,15 @@ struct SumsCase {
     bool fp16 = true;
     uint32_t tilesPerGroup = 0;
     vkspd::Fetch fetch = vkspd::Fetch::Auto;
+    vkspd::Reduction reduction = vkspd::Reduction::Average;
 };
 
 std::string nameOf(const SumsCase& c) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(c.format, &fi);
     return std::string(fi.name) + " " + std::to_string(c.w) + "x" + std::to_string(c.h) + " x" +
-           std::to_string(c.layers) + (c.fp16 ? " fp16" : " fp32") + " tiles " + std::to_string(c.tilesPerGroup);
+           std::to_string(c.layers) + (c.fp16 ? " fp16" : " fp32") + " tiles " + std::to_string(c.tilesPerGroup) +
+           " reduction " + std::to_string(int(c.reduction));
 }
 
 // Generates every level of every layer with the summed-levels kernel, `calls` times over the same
@@ -41,6 +47,7 @@ void expectSummedChain(Harness* h, const SumsCase& c, uint32_t calls = 1,
     vkspd::MipGenInfo info = chainInfo(img);
     info.precision = c.fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
     info.fetch = c.fetch;
+    info.reduction = c.reduction;
     vkspd::Tuning tuning;
     tuning.kernel = vkspd::Kernel::SummedLevels;
     tuning.tilesPerGroup = c.tilesPerGroup;
@@ -63,9 +70,12 @@ void expectSummedChain(Harness* h, const SumsCase& c, uint32_t calls = 1,
             EXPECT_TRUE(g.ok()) << g.message;
         });
         const auto gpu = h->readLevels(img);
-        const double tol = vkspd::toleranceFor(c.format, c.fp16);
+        const bool average = c.reduction == vkspd::Reduction::Average;
+        const double tol = average ? vkspd::toleranceFor(c.format, c.fp16) : 0.0;
+        vkspd::ReferenceOptions o;
+        o.reduction = c.reduction;
         const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, c.layers, tol,
-                                                what + " call " + std::to_string(call));
+                                                what + " call " + std::to_string(call), o);
         if (call == 0) std::printf("[ worst    ] %s: %g (tolerance %g)\n", what.c_str(), worst, tol);
     }
     h->destroyImage(img);
@@ -148,7 +158,6 @@ TEST_F(GpuTest, SummedLevelsRefuseWhatTheyCannotSum) {
     const Refused refused[] = {
         {VK_FORMAT_R16G16B16A16_SFLOAT, 1920, 1080, vkspd::Reduction::Average, "values in [0, 1]"},
         {VK_FORMAT_R8G8B8A8_SNORM, 1920, 1080, vkspd::Reduction::Average, "values in [0, 1]"},
-        {VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, vkspd::Reduction::Max, "Reduction::Average only"},
         {VK_FORMAT_R8G8B8A8_UNORM, 4095, 4095, vkspd::Reduction::Average, "plain prefix of at least two"},
         {VK_FORMAT_R8G8B8A8_UNORM, 1366, 768, vkspd::Reduction::Average, "plain prefix of at least two"},
         {VK_FORMAT_R8G8B8A8_UNORM, 64, 64, vkspd::Reduction::Average, "no later level to sum"},
@@ -171,5 +180,85 @@ TEST_F(GpuTest, SummedLevelsRefuseWhatTheyCannotSum) {
         EXPECT_FALSE(recorded);
         h->destroyImage(img);
         vkspd::forgetImage(h->context, img.image);
+    }
+}
+
+// Min, Max and MinMax keep the extreme share by atomicMax of an order-preserving key: bit for bit
+// at every level, over prefixes of 2, 3 and 6 levels, two layers, both precisions.
+TEST_F(GpuTest, SummedLevelsMinMaxAreBitExact) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    const bool f = h->fp16;
+    const SumsCase cases[] = {
+        {VK_FORMAT_R32_SFLOAT, 640, 360, 1, false, 0, vkspd::Fetch::Auto, vkspd::Reduction::Min},
+        {VK_FORMAT_R32_SFLOAT, 100, 60, 2, false, 0, vkspd::Fetch::Auto, vkspd::Reduction::Max},
+        {VK_FORMAT_R32G32_SFLOAT, 1000, 600, 1, false, 4, vkspd::Fetch::Auto, vkspd::Reduction::MinMax},
+        {VK_FORMAT_R16G16_SFLOAT, 640, 360, 2, f, 0, vkspd::Fetch::Auto, vkspd::Reduction::MinMax},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 2048, 64, 1, f, 0, vkspd::Fetch::Auto, vkspd::Reduction::Max},
+        {VK_FORMAT_R8G8B8A8_UNORM, 1080, 4, 1, f, 0, vkspd::Fetch::Auto, vkspd::Reduction::Min},
+    };
+    for (const SumsCase& c : cases) expectSummedChain(h, c);
+}
+
+// NaN wins as in the reference (nanMin, nanMax), infinities of both signs, signed zeros and values
+// of both signs at the half maximum, a texel in 40 special: every level bit for bit.
+TEST_F(GpuTest, SummedLevelsMinMaxKeepNaNAndInfinities) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+    auto hostile = [&](VkFormat format, uint32_t w, uint32_t ht) {
+        return [=](std::vector<uint8_t>* bytes) {
+            vkspd::FormatInfo fi;
+            vkspd::getFormatInfo(format, &fi);
+            std::mt19937 rng(w + ht);
+            std::uniform_real_distribution<double> normal(-4.0, 4.0);
+            const double specials[] = {nan, inf, -inf, 0.0, -0.0, 65504.0, -65504.0};
+            std::vector<double> texels(size_t(w) * ht * fi.channels);
+            for (double& t : texels) t = rng() % 40 == 0 ? specials[rng() % 7] : normal(rng);
+            vkspd::encodeTexels(format, texels.data(), size_t(w) * ht, bytes->data());
+        };
+    };
+    const bool f = h->fp16;
+    const SumsCase cases[] = {
+        {VK_FORMAT_R32G32_SFLOAT, 640, 360, 1, false, 0, vkspd::Fetch::Load, vkspd::Reduction::MinMax},
+        {VK_FORMAT_R16G16_SFLOAT, 1000, 600, 1, f, 0, vkspd::Fetch::Load, vkspd::Reduction::MinMax},
+        {VK_FORMAT_R32_SFLOAT, 264, 132, 1, false, 0, vkspd::Fetch::Load, vkspd::Reduction::Min},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 264, 132, 1, f, 0, vkspd::Fetch::Load, vkspd::Reduction::Max},
+    };
+    for (const SumsCase& c : cases) expectSummedChain(h, c, 2, hostile(c.format, c.w, c.h));
+}
+
+// A Hi-Z pyramid: the depth copied into level 0 by the prefix from the texels it loads, every later
+// level the exact minimum.
+TEST_F(GpuTest, SummedLevelsBuildADepthPyramid) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {640, 360}}) {
+        const uint32_t w = size.first, ht = size.second, levels = vkspd::fullMipCount(w, ht);
+        TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, w, ht, 1,
+                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+        TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
+        const std::vector<uint8_t> texels = randomTexels(VK_FORMAT_D32_SFLOAT, w, ht, 7);
+        h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
+        info.reduction = vkspd::Reduction::Min;
+        vkspd::Tuning tuning;
+        tuning.kernel = vkspd::Kernel::SummedLevels;
+        info.tuning = &tuning;
+        Described d;
+        ASSERT_TRUE(describe(h->context, info, &d).ok());
+        EXPECT_TRUE(d.summedLevels);
+        EXPECT_FALSE(d.linearFetch);
+        h->submit([&](VkCommandBuffer cmd) {
+            vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+            EXPECT_TRUE(r.ok()) << r.message;
+        });
+        const auto gpu = h->readLevels(pyramid);
+        const std::string what = "D32 -> R32F Min " + std::to_string(w) + "x" + std::to_string(ht);
+        EXPECT_EQ(gpu[0], texels) << what << ": level 0 is not the depth";
+        vkspd::ReferenceOptions o;
+        o.reduction = vkspd::Reduction::Min;
+        expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, what, o);
+        h->destroyImage(depth);
+        h->destroyImage(pyramid);
+        vkspd::forgetImage(h->context, depth.image);
+        vkspd::forgetImage(h->context, pyramid.image);
     }
 }

@@ -87,8 +87,8 @@ struct OccupancyRecord {
     bool quad = false;                 ///< The quad subgroup variant.
     bool plainChain = false;           ///< The plain-chain kernel (Kernel::PlainChain; always quad).
     bool haloStages = false;           ///< The halo-stage kernel (Kernel::HaloStages; always quad).
-    bool summedLevels = false;         ///< The summed-levels kernel (Kernel::SummedLevels; quad,
-                                       ///< Reduction::Average only).
+    bool summedLevels = false;         ///< The summed-levels kernel (Kernel::SummedLevels; always
+                                       ///< quad).
     /// An FP16 variant as generateMips builds it for formats with half-float denormals (16-bit
     /// float formats, B10G11R11): with 16-bit DenormPreserve, which can cost registers. Reported
     /// as a second FP16 record where the device preserves half denormals; false for every other
@@ -140,8 +140,8 @@ struct OccupancyQueryInfo {
 
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
 /// Context can run, then FP32/FP16 of the plain-chain and halo-stage kernels where the device has
-/// quad operations, and of the summed-levels kernel for Reduction::Average; their names say
-/// "plain", "halo" and "summed", and end in "linear" for the linear fetch and "odd base" for
+/// quad operations, and of the summed-levels kernel; their names say "plain", "halo" and
+/// "summed", and end in "linear" for the linear fetch and "odd base" for
 /// OccupancyQueryInfo::oddBase) of each requested reduction, and for
 /// each FP16 variant a
 /// second record with halfDenormals set where the device preserves 16-bit denormals (the flavour

@@ -43,13 +43,16 @@ enum class Kernel {
                  ///< Fetch::LinearSampler on the FP32 path only for 8-bit UNORM and SNORM formats
                  ///< (Fetch::Auto loads where the sampler is refused); elsewhere an error naming the rule
                  ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
-    SummedLevels,  ///< shaders/vkspd_plain.comp built with VKSPD_SUMS, for Reduction::Average of
-                   ///< formats whose values lie in [0, 1] (UNORM and sRGB) where the first two or
-                   ///< more levels are plain: the plain kernel's strips make that prefix (at most 6
-                   ///< levels), and every later level is summed from it, each texel in fixed point
-                   ///< in the scratch counters and stored by the last workgroup whose strip it
-                   ///< reads (docs/DESIGN.md). Needs the quad path, no SourceImage, groupColumns 0
-                   ///< and a range with a level past the prefix; elsewhere an error naming the rule
+    SummedLevels,  ///< shaders/vkspd_plain.comp built with VKSPD_SUMS, for chains whose first two
+                   ///< or more levels are plain: the plain kernel's strips make that prefix (at
+                   ///< most 6 levels), and every later level is combined from it at once, each
+                   ///< texel in the scratch counters by integer atomics (an average in fixed
+                   ///< point, Min and Max by order-preserving keys) and stored by the last
+                   ///< workgroup whose strip it reads (docs/DESIGN.md). Needs the quad path, a
+                   ///< built-in reduction (Reduction::Average of formats whose values lie in [0,
+                   ///< 1], UNORM and sRGB, without a SourceImage; Min, Max and MinMax of any),
+                   ///< a SourceImage only with Fetch::Load or Auto, groupColumns 0 and a range
+                   ///< with a level past the prefix; elsewhere an error naming the rule
                    ///< (VK_ERROR_FEATURE_NOT_PRESENT). tilesPerGroup is capped so that a strip's
                    ///< share of the later levels fits its shared memory.
 };

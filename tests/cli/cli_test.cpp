@@ -453,8 +453,9 @@ TEST_F(Cli, HaloKernelVerifiesAndIsNamed) {
 }
 
 // --kernel summed runs the summed-levels kernel (a plain prefix, the later levels summed), whose
-// chain --verify compares with the CPU reference, named on the summary line; a format whose values
-// leave [0, 1] is refused with the library's reason and a non-zero exit.
+// chain --verify compares with the CPU reference, named on the summary line; the average of a
+// format whose values leave [0, 1] is refused with the library's reason and a non-zero exit, its
+// maximum pyramid is not.
 TEST_F(Cli, SummedLevelsKernelVerifiesAndIsNamed) {
     const CliRun r = run({"--random", "200x120", "--kernel", "summed", "--verify", "--no-write"});
     ASSERT_EQ(r.code, 0) << r.err;
@@ -462,7 +463,14 @@ TEST_F(Cli, SummedLevelsKernelVerifiesAndIsNamed) {
     EXPECT_NE(r.out.find("verified: every level within"), std::string::npos) << r.out;
     const CliRun hdr = run({"--random", "200x120", "--kernel", "summed", "--format", "rgba16f", "--no-write"});
     EXPECT_NE(hdr.code, 0);
-    EXPECT_NE(hdr.err.find("Kernel::SummedLevels: it sums values in [0, 1]"), std::string::npos) << hdr.err;
+    EXPECT_NE(hdr.err.find("Kernel::SummedLevels: it sums averages of values in [0, 1]"), std::string::npos)
+        << hdr.err;
+    // The same format's maximum pyramid: any format's Min and Max are combined bit for bit.
+    const CliRun max = run({"--random", "200x120", "--kernel", "summed", "--format", "rgba16f", "--reduction", "max",
+                            "--verify", "--no-write"});
+    ASSERT_EQ(max.code, 0) << max.err;
+    EXPECT_NE(max.out.find("summed-levels kernel"), std::string::npos) << max.out;
+    EXPECT_NE(max.out.find("verified: every level within"), std::string::npos) << max.out;
 }
 
 struct BadCase {
