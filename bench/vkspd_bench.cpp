@@ -1406,42 +1406,28 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
         }
         return variants;
     };
-    // The plain-chain kernel where the chain is plain: FP16 (where the format allows it)
-    // and FP32, linear-sampler fetch (where allowed) and loads, the library's tiles per
-    // group. The tiles sweep on the first of them (FP16, else FP32; linear, else load) runs right
-    // after it, so those rows follow their own pipeline (each fetch is a pipeline of its own).
-    {
-        const std::vector<Method> plain = kernelVariants("plain", vkspd::Kernel::PlainChain);
-        if (!plain.empty()) {
-            const Method base = plain.front();
-            methods.push_back(base);
-            for (uint32_t n : lists.tileCounts) {
-                Method m = base;
-                m.name += " tiles " + std::to_string(n);
-                m.tuning.tilesPerGroup = n;
-                methods.push_back(m);
-            }
-            methods.insert(methods.end(), plain.begin() + 1, plain.end());
+    // A kernel's variants with the library's tiles per group, and the tiles sweep on the first of
+    // them (FP16, else FP32; linear, else load) right after it, so those rows follow their own
+    // pipeline (each fetch is a pipeline of its own).
+    auto withTilesSweep = [&](const std::vector<Method>& variants) {
+        if (variants.empty()) return;
+        const Method base = variants.front();
+        methods.push_back(base);
+        for (uint32_t n : lists.tileCounts) {
+            Method m = base;
+            m.name += " tiles " + std::to_string(n);
+            m.tuning.tilesPerGroup = n;
+            methods.push_back(m);
         }
-    }
+        methods.insert(methods.end(), variants.begin() + 1, variants.end());
+    };
+    // The plain-chain kernel where the chain is plain: FP16 (where the format allows it) and FP32,
+    // linear-sampler fetch (where allowed) and loads.
+    withTilesSweep(kernelVariants("plain", vkspd::Kernel::PlainChain));
     // The halo-stage kernel (Kernel::HaloStages) where it takes the chain.
     for (const Method& m : kernelVariants("halo", vkspd::Kernel::HaloStages)) methods.push_back(m);
-    // The summed-levels kernel (Kernel::SummedLevels) where it takes the chain, its tiles sweep
-    // right after its first variant as the plain kernel's.
-    {
-        const std::vector<Method> summed = kernelVariants("summed", vkspd::Kernel::SummedLevels);
-        if (!summed.empty()) {
-            const Method base = summed.front();
-            methods.push_back(base);
-            for (uint32_t n : lists.tileCounts) {
-                Method m = base;
-                m.name += " tiles " + std::to_string(n);
-                m.tuning.tilesPerGroup = n;
-                methods.push_back(m);
-            }
-            methods.insert(methods.end(), summed.begin() + 1, summed.end());
-        }
-    }
+    // The summed-levels kernel (Kernel::SummedLevels) where it takes the chain.
+    withTilesSweep(kernelVariants("summed", vkspd::Kernel::SummedLevels));
     return methods;
 }
 

@@ -164,11 +164,12 @@ std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
     return {};
 }
 
-// Whether every value the dispatch reads lies in [0, 1]: a UNORM or sRGB format read from its own
-// base level, what the summed-levels kernel's fixed-point sums hold.
-bool unitValues(const Request& req) {
+// Whether every value the dispatch reads is finite and within [-1, 1]: a normalized format read
+// from its own base level (a MipGenInfo::source may hold any value of its own format).
+bool normalizedValues(const Request& req) {
     switch (req.decision.format.encoding) {
     case ChannelEncoding::Unorm8:
+    case ChannelEncoding::Snorm8:
     case ChannelEncoding::Srgb8:
     case ChannelEncoding::Unorm16:
     case ChannelEncoding::Unorm10_2:
@@ -176,6 +177,12 @@ bool unitValues(const Request& req) {
     default:
         return false;
     }
+}
+
+// Whether every value the dispatch reads lies in [0, 1] (normalizedValues but SNORM): what the
+// summed-levels kernel's fixed-point sums hold.
+bool unitValues(const Request& req) {
+    return normalizedValues(req) && req.decision.format.encoding != ChannelEncoding::Snorm8;
 }
 
 // Kernel::SummedLevels only where its planner found a plain prefix with later levels (Plan::sums),
@@ -702,21 +709,6 @@ struct SinglePassBindings {
     std::array<VkImageView, VKSPD_MAX_LEVELS + 1> levelViews{};
     VkPipeline pipeline = VK_NULL_HANDLE;
 };
-
-// Whether every value the dispatch reads is finite and within [-1, 1]: a normalized format read
-// from its own base level (a MipGenInfo::source may hold any value of its own format).
-bool normalizedValues(const Request& req) {
-    switch (req.decision.format.encoding) {
-    case ChannelEncoding::Unorm8:
-    case ChannelEncoding::Snorm8:
-    case ChannelEncoding::Srgb8:
-    case ChannelEncoding::Unorm16:
-    case ChannelEncoding::Unorm10_2:
-        return !req.hasSource;
-    default:
-        return false;
-    }
-}
 
 // The views and the pipeline of a single-pass dispatch (everything that can fail).
 Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, const DebugMapInfo* map,
