@@ -4,11 +4,12 @@
 //
 // The plain prefix makes levels 1..P of the base in strips of 64x64 tiles (stageZeroStrip) and
 // keeps the strip's level-P texels, a block, in shared memory (sBlock, KEEP_PREFIX). Every later
-// level is linear in level P: along an axis, texel j of level L = P + m is a weighted sum of the
-// level-P texels [j 2^m, j 2^m + reach(L)] (reach(L) = sum over k = P+1..L of t(k) 2^(k-P-1), t(k)
-// the taps past 2j at level k: 2 where the level above is odd, 1 where even, 0 where it is one
-// texel), all with non-zero weights. The filter is linear, so a block's share of a texel is the
-// filter applied to the block alone, taps outside it counting 0, level after level from the block.
+// level is a reduction of level P: along an axis, texel j of level L = P + m reads, with non-zero
+// weights, the level-P texels [j 2^m, j 2^m + reach(L)] (reach(L) = sum over k = P+1..L of t(k)
+// 2^(k-P-1), t(k) the taps past 2j at level k: 2 where the level above is odd, 1 where even, 0
+// where it is one texel). The average is linear and Min and Max are associative, so a block's
+// share of a texel is the reduction applied to the block alone, taps outside it left out, level
+// after level from the block, and the texel combines the shares of the blocks it reads.
 // The group makes its shares of every texel the block touches (sShares). A texel whose footprint
 // lies in the block is final and stored at once; the others are summed over the blocks that touch
 // them: each share goes into the texel's word per channel in the counter buffer (sumWord), then
@@ -31,7 +32,8 @@
 #endif
 
 // The block's shares of levels P+1 .. pc.levels, level after level, each row-major over the texels
-// the block touches (SumLevel). The planner keeps them within SUM_SHARES (planSummedLevels).
+// the block touches (SumLevel). The planner keeps them within SUM_SHARES (sumSharesBound,
+// useSummedLevels).
 shared vec4 sShares[SUM_SHARES];
 ivec2 gBlockHi;  // one past the block's last level-P texel (gBlockLo: its first)
 
@@ -50,8 +52,8 @@ struct SumLevel {
 SumLevel blockLevel() { return SumLevel(gBlockLo, gBlockHi - gBlockLo, ivec2(0), 0); }
 
 // Level L's SumLevel from that of the level above (`above`, level L - 1), its shares at `at`.
-// Texel j of L reads 2j .. 2j + t of the level above (sumTaps), so it touches the block where
-// 2j + t >= above.lo and 2j <= above.lo + above.n - 1.
+// Texel j of L reads 2j .. 2j + t of the level above (t as for reach), so it touches the block
+// where 2j + t >= above.lo and 2j <= above.lo + above.n - 1.
 SumLevel nextSumLevel(SumLevel above, int L, int at) {
     uvec2 s = levelExtent(L - 1);
     ivec2 t = ivec2(mix(mix(uvec2(1u), uvec2(2u), equal(s & 1u, uvec2(1u))), uvec2(0u), equal(s, uvec2(1u))));
