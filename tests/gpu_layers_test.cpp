@@ -106,10 +106,18 @@ TEST_F(GpuTest, CubeAndCubeArray) {
 
 namespace {
 
-// Three partial ranges of a w x ht image of 5 layers (see the ranges below): the levels and layers
-// outside each range keep their uploaded content, and the range matches the reference. Returns
-// whether the first range ran on the plain-chain kernel.
-bool checkPartialRanges(Harness* h, uint32_t w, uint32_t ht) {
+struct Range {
+    uint32_t base, count, firstLayer, layerCount;
+};
+// Base 2 (a quarter of each axis) writing levels 3..5; layers 1..3. Then base 0 writing only
+// level 1 of layer 4. Then everything from level 5 of layer 0.
+const std::vector<Range> kRanges = {{2, 4, 1, 3}, {0, 2, 4, 1}, {5, 0, 0, 1}};
+
+// Partial ranges (`ranges`, kRanges by default) of a w x ht image of 5 layers, with `tuning` where
+// given: the levels and layers outside each range keep their uploaded content, and the range
+// matches the reference. Returns whether the first range ran on the plain-chain kernel.
+bool checkPartialRanges(Harness* h, uint32_t w, uint32_t ht, const std::vector<Range>& ranges = kRanges,
+                        const vkspd::Tuning* tuning = nullptr) {
     const uint32_t levels = vkspd::fullMipCount(w, ht), layers = 5;
     const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
     TestImage img = h->createImage(format, w, ht, levels, kChainUsage, layers);
@@ -121,12 +129,6 @@ bool checkPartialRanges(Harness* h, uint32_t w, uint32_t ht) {
             before[l].insert(before[l].end(), bytes.begin(), bytes.end());
         }
     }
-    struct Range {
-        uint32_t base, count, firstLayer, layerCount;
-    };
-    // Base 2 (a quarter of each axis) writing levels 3..5; layers 1..3. Then base 0 writing only
-    // level 1 of layer 4. Then everything from level 5 of layer 0.
-    const Range ranges[] = {{2, 4, 1, 3}, {0, 2, 4, 1}, {5, 0, 0, 1}};
     bool plain = false;
     for (const Range& r : ranges) {
         h->uploadLevels(img, before, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
@@ -135,9 +137,14 @@ bool checkPartialRanges(Harness* h, uint32_t w, uint32_t ht) {
         info.levelCount = r.count;
         info.baseArrayLayer = r.firstLayer;
         info.layerCount = r.layerCount;
+        info.tuning = tuning;
         const uint32_t count = r.count ? r.count : levels - r.base;
         Described d;
-        EXPECT_TRUE(describe(h->context, info, &d).ok());
+        const vkspd::Result described = describe(h->context, info, &d);
+        EXPECT_TRUE(described.ok()) << described.message;
+        if (tuning) {
+            EXPECT_EQ(d.summedLevels, tuning->kernel == vkspd::Kernel::SummedLevels);
+        }
         if (&r == &ranges[0]) plain = d.plainChain;
         auto inRange = [&](uint32_t l, uint32_t layer) {
             return l >= r.base && l < r.base + count && layer >= r.firstLayer &&
@@ -189,6 +196,16 @@ TEST_F(GpuTest, PartialMipAndLayerRangesLeaveTheRestUntouched) { EXPECT_FALSE(ch
 
 // A plain chain (512x256, base 2 is 128x64): the plain-chain kernel where the device has quads.
 TEST_F(GpuTest, PartialRangesOfAPlainChainLeaveTheRestUntouched) { EXPECT_EQ(checkPartialRanges(h, 512, 256), h->quad); }
+
+// The summed-levels kernel (its records per layer of the range): base 1 of 1280x720 (640x360, a
+// prefix of 3) writing levels 2..7 of layers 1..3, base 2 (320x180, a prefix of 2) writing every
+// level below of layer 0, and base 0 writing levels 1..6 (a prefix of 4, two levels summed) of
+// layer 4.
+TEST_F(GpuTest, PartialRangesOfSummedLevelsLeaveTheRestUntouched) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    const vkspd::Tuning summed = {vkspd::Kernel::SummedLevels, 0, 0, 0, 0};
+    checkPartialRanges(h, 1280, 720, {{1, 7, 1, 3}, {2, 0, 0, 1}, {0, 7, 4, 1}}, &summed);
+}
 
 TEST_F(GpuTest, LayerRangeErrorsNameTheRule) {
     TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7, kChainUsage, 6);
