@@ -190,10 +190,10 @@ struct HaloPushConstants {
 
 // vkspd_plain.comp built with VKSPD_SUMS=1, the summed-levels kernel (docs/DESIGN.md, "Summed
 // levels"): the plain prefix makes levels 1..P of the base in strips, then every later level is a
-// weighted sum of level-P texels. Each workgroup makes its strip's share of every later texel; a
-// texel whose footprint lies in one strip is stored by it, the others are summed in fixed point
-// (units of 2^-VKSPD_SUM_UNIT_BITS) in the counter buffer, where the last share to arrive stores
-// the texel. Shared memory: the strip's level-P texels (at most VKSPD_SUM_BLOCK) and its shares of
+// reduction of level-P texels. Each workgroup makes its strip's share of every later texel; a
+// texel whose footprint lies in one strip is stored by it, the others are combined in the counter
+// buffer by integer atomics (an average in fixed point, units of 2^-VKSPD_SUM_UNIT_BITS; Min and
+// Max as order-preserving keys), where the last share to arrive stores the texel. Shared memory: the strip's level-P texels (at most VKSPD_SUM_BLOCK) and its shares of
 // the later levels as floats (at most VKSPD_SUM_SHARES_FP16 or _FP32: the FP32 kernel's prefix
 // takes twice the shared memory, and Vulkan guarantees 16 KB).
 #define VKSPD_SUM_BLOCK 256
@@ -206,7 +206,7 @@ struct HaloPushConstants {
 // The summed-levels kernel's push constants: the fields it shares with PushConstants by name,
 // then its own. A layer's counters are, per texel of levels prefixLevels + 1 .. levels (records
 // levelRecord[l - prefixLevels - 1] on, row-major per level), sumTexels counters, then
-// sumTexels sums of channel 0, of channel 1, ...: a texel's words lie in different cache lines.
+// sumTexels words of channel 0, of channel 1, ...: a texel's words lie in different cache lines.
 struct SumPushConstants {
     uint extentX;
     uint extentY;

@@ -68,8 +68,8 @@ struct HaloPlan {
 
 // The summed-levels kernel's plan (vkspd_plain.comp built with VKSPD_SUMS=1; docs/DESIGN.md,
 // "Summed levels"): the plain kernel's strips make levels 1..P of the base, P the plain prefix (at
-// most 6), then every later level of the range is summed from level P in the counter buffer, one
-// record per texel: a counter and one sum per channel (shader::SumPushConstants).
+// most 6), then every later level of the range is combined from level P in the counter buffer, one
+// record per texel: a counter and one word per channel (shader::SumPushConstants).
 struct SumPlan {
     uint32_t prefix = 0;              // P (2..6); 0: the kernel does not take the chain (`refusal`)
     const char* refusal = "";

@@ -66,7 +66,9 @@ struct Tuning {
     /// for texels of 8 bytes or more from 128x128 tiles over all layers); else a power of two up
     /// to kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns. The
     /// halo-stage kernel takes the same (its default at most 4), capped at 2^P for a plain prefix of
-    /// P levels (2^(P - 1) where its first later stage has 32x32 tiles), and no tail.
+    /// P levels (2^(P - 1) where its first later stage has 32x32 tiles), and no tail; the
+    /// summed-levels kernel the same as the plain-chain kernel, capped so that a strip's share of
+    /// the later levels fits its shared memory, and no tail.
     uint32_t tilesPerGroup = 0;
     /// Plain-chain kernel: the last `tailTiles` tiles of each layer's base, rounded up to whole
     /// tile rows, run in strips of `tailTilesPerGroup`, so the workgroups that start last end
