@@ -4,6 +4,7 @@
 #include "vulkan_harness.hpp"
 
 #include <cstdio>
+#include <utility>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -199,35 +200,10 @@ TEST_F(GpuTest, HaloStagesFp32RowsAtTheFloatMaximumStayFinite) {
 // exact minimum.
 TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
-    for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {509, 263}, {131, 130}}) {
-    const uint32_t w = size.first, ht = size.second, levels = vkspd::fullMipCount(w, ht);
-    TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, w, ht, 1,
-                                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
-    const std::vector<uint8_t> texels = randomTexels(VK_FORMAT_D32_SFLOAT, w, ht, 99);
-    h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-    vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
-    info.reduction = vkspd::Reduction::Min;
     vkspd::Tuning tuning;
     tuning.kernel = vkspd::Kernel::HaloStages;
-    info.tuning = &tuning;
-    h->submit([&](VkCommandBuffer cmd) {
-        vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
-        EXPECT_TRUE(r.ok()) << r.message;
-    });
-    const auto gpu = h->readLevels(pyramid);
-    const std::string what = "D32 -> R32F Min " + std::to_string(w) + "x" + std::to_string(ht);
-    // D32 and R32F hold the same floats: level 0 is the depth bit for bit, the rest its minima.
-    ASSERT_EQ(gpu[0].size(), texels.size()) << what;
-    EXPECT_EQ(gpu[0], texels) << what << ": level 0 is not the depth";
-    vkspd::ReferenceOptions o;
-    o.reduction = vkspd::Reduction::Min;
-    expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, what, o);
-    h->destroyImage(depth);
-    h->destroyImage(pyramid);
-    vkspd::forgetImage(h->context, depth.image);
-    vkspd::forgetImage(h->context, pyramid.image);
-    }
+    for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {509, 263}, {131, 130}})
+        expectDepthMinPyramid(h, size.first, size.second, 99, tuning);
 }
 
 // An explicit kernel with Fetch::Auto runs where that kernel takes loads but refuses the linear

@@ -12,6 +12,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 
 using namespace vkspd_test;
 
@@ -230,35 +231,8 @@ TEST_F(GpuTest, SummedLevelsMinMaxKeepNaNAndInfinities) {
 // level the exact minimum.
 TEST_F(GpuTest, SummedLevelsBuildADepthPyramid) {
     if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
-    for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {640, 360}}) {
-        const uint32_t w = size.first, ht = size.second, levels = vkspd::fullMipCount(w, ht);
-        TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, w, ht, 1,
-                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-        TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
-        const std::vector<uint8_t> texels = randomTexels(VK_FORMAT_D32_SFLOAT, w, ht, 7);
-        h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-        vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
-        info.reduction = vkspd::Reduction::Min;
-        vkspd::Tuning tuning;
-        tuning.kernel = vkspd::Kernel::SummedLevels;
-        info.tuning = &tuning;
-        Described d;
-        ASSERT_TRUE(describe(h->context, info, &d).ok());
-        EXPECT_TRUE(d.summedLevels);
-        EXPECT_FALSE(d.linearFetch);
-        h->submit([&](VkCommandBuffer cmd) {
-            vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
-            EXPECT_TRUE(r.ok()) << r.message;
-        });
-        const auto gpu = h->readLevels(pyramid);
-        const std::string what = "D32 -> R32F Min " + std::to_string(w) + "x" + std::to_string(ht);
-        EXPECT_EQ(gpu[0], texels) << what << ": level 0 is not the depth";
-        vkspd::ReferenceOptions o;
-        o.reduction = vkspd::Reduction::Min;
-        expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, what, o);
-        h->destroyImage(depth);
-        h->destroyImage(pyramid);
-        vkspd::forgetImage(h->context, depth.image);
-        vkspd::forgetImage(h->context, pyramid.image);
-    }
+    vkspd::Tuning tuning;
+    tuning.kernel = vkspd::Kernel::SummedLevels;
+    for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {640, 360}})
+        expectDepthMinPyramid(h, size.first, size.second, 7, tuning, &vkspd::ScheduleDescription::summedLevels);
 }

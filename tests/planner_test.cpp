@@ -736,7 +736,9 @@ TEST(Planner, SummedLevelSharesFitSharedMemoryForEveryStrip) {
                     continue;
                 }
                 const uint32_t per = p.tilesPerGroup, q = VKSPD_TILE >> p.sums.prefix;
-                if (requested) EXPECT_LE(per, requested) << what;
+                if (requested) {
+                    EXPECT_LE(per, requested) << what;
+                }
                 EXPECT_LE(per * q * q, uint32_t(VKSPD_SUM_BLOCK)) << what;
                 const uint32_t bound = vkspd::sumSharesBound(p, per);
                 EXPECT_LE(bound, vkspd::sumSharesCapacity(fp16)) << what;
@@ -762,4 +764,13 @@ TEST(Planner, SummedLevelSharesFitSharedMemoryForEveryStrip) {
     EXPECT_EQ(p.tilesPerGroup, 4u);
     ASSERT_TRUE(vkspd::useSummedLevels(&p, 32, 4, true));
     EXPECT_EQ(p.tilesPerGroup, 4u);  // 8 tiles: a block of 64x8 level-3 texels
+    // 32764^2 (P = 2, 12 levels past it): one tile's shares, 81 + 25 + 9 per level after, fit the
+    // FP16 kernel's 384 but not the FP32 kernel's 192, which is refused with the plan unchanged.
+    p = plan(32764, 32764);
+    ASSERT_EQ(p.sums.prefix, 2u);
+    EXPECT_GT(vkspd::sumSharesBound(p, 1), vkspd::sumSharesCapacity(false));
+    EXPECT_FALSE(vkspd::useSummedLevels(&p, 0, 4, false));
+    EXPECT_FALSE(p.summedLevels);
+    EXPECT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true));
+    EXPECT_TRUE(p.summedLevels);
 }

@@ -473,6 +473,41 @@ vkspd::MipGenInfo sourcedChainInfo(const TestImage& image, const TestImage& sour
     return info;
 }
 
+void expectDepthMinPyramid(Harness* h, uint32_t w, uint32_t ht, uint32_t seed, const vkspd::Tuning& tuning,
+                           bool vkspd::ScheduleDescription::*chosen) {
+    const uint32_t levels = vkspd::fullMipCount(w, ht);
+    const std::string what = "D32 -> R32F Min " + std::to_string(w) + "x" + std::to_string(ht);
+    TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, w, ht, 1,
+                                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
+    const std::vector<uint8_t> texels = randomTexels(VK_FORMAT_D32_SFLOAT, w, ht, seed);
+    h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
+    info.reduction = vkspd::Reduction::Min;
+    info.tuning = &tuning;
+    if (chosen) {
+        Described d;
+        const vkspd::Result r = describe(h->context, info, &d);
+        EXPECT_TRUE(r.ok()) << what << ": " << r.message;
+        EXPECT_TRUE(d.*chosen) << what;
+        EXPECT_FALSE(d.linearFetch) << what;  // a minimum is loaded, never a bilinear sample
+    }
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(r.ok()) << what << ": " << r.message;
+    });
+    const auto gpu = h->readLevels(pyramid);
+    // D32 and R32F hold the same floats: level 0 is the depth bit for bit, the rest its minima.
+    EXPECT_EQ(gpu[0], texels) << what << ": level 0 is not the depth";
+    vkspd::ReferenceOptions o;
+    o.reduction = vkspd::Reduction::Min;
+    expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, what, o);
+    h->destroyImage(depth);
+    h->destroyImage(pyramid);
+    vkspd::forgetImage(h->context, depth.image);
+    vkspd::forgetImage(h->context, pyramid.image);
+}
+
 std::vector<uint8_t> randomTexels(VkFormat format, uint32_t width, uint32_t height, uint32_t seed) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(format, &fi);

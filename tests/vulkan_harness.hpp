@@ -91,6 +91,13 @@ vkspd::MipGenInfo chainInfo(const TestImage& image);
 // after), which the dispatch copies into the base level: the image's old contents are not read.
 vkspd::MipGenInfo sourcedChainInfo(const TestImage& image, const TestImage& source);
 
+// A Hi-Z pyramid with `tuning`: a `w` x `ht` D32 depth image of random depth (`seed`) as the
+// source of every level of an R32F image with Reduction::Min; expects level 0 to be the depth bit
+// for bit and every level below its exact minima (the CPU reference). With `chosen`, expects
+// describeSchedule to report that kernel, through loads, first.
+void expectDepthMinPyramid(Harness* h, uint32_t w, uint32_t ht, uint32_t seed, const vkspd::Tuning& tuning,
+                           bool vkspd::ScheduleDescription::*chosen = nullptr);
+
 // A host-visible, host-coherent buffer of `size` bytes with `usage`, mapped (failures abort the
 // test through the harness's checks); freeHostBuffer releases it.
 struct HostBuffer {
