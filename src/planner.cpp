@@ -456,6 +456,15 @@ uint32_t sumSharesBound(const Plan& plan, uint32_t tilesPerGroup) {
     return shares;
 }
 
+uint32_t summedTilesPerGroup(const Plan& plan) {
+    const uint32_t tilesX = plan.stages[0].tilesX;
+    const uint64_t rows = uint64_t(plan.stages[0].tilesY) * plan.layers;
+    uint32_t per = 1;
+    while (per < VKSPD_MAX_TILES_PER_GROUP && per < tilesX && (tilesX + per - 1) / per * rows > kSumMaxGroups)
+        per *= 2;
+    return per;
+}
+
 bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16) {
     if (!plan->sums.prefix) return false;
     const uint32_t side = VKSPD_TILE >> plan->sums.prefix;
@@ -463,7 +472,7 @@ bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool f
         return per * side * side <= VKSPD_SUM_BLOCK && sumSharesBound(*plan, per) <= sumSharesCapacity(fp16);
     };
     if (!fits(1)) return false;
-    uint32_t per = tilesPerGroupFor(*plan, requested, texelBytes);
+    uint32_t per = requested ? tilesPerGroupFor(*plan, requested, texelBytes) : summedTilesPerGroup(*plan);
     while (per > 1 && !fits(per)) per /= 2;
     plan->tilesPerGroup = per;
     plan->haloStages = false;

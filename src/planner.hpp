@@ -210,10 +210,21 @@ uint32_t sumSharesBound(const Plan& plan, uint32_t tilesPerGroup);
 // The shares the summed-levels kernel's shared memory holds (VKSPD_SUM_SHARES_FP16 or _FP32).
 uint32_t sumSharesCapacity(bool fp16);
 
+// The summed-levels kernel's own rule for its strips (Tuning::tilesPerGroup 0): the fewest tiles per
+// group, a power of two, that leave at most kSumMaxGroups workgroups over all layers. Every group
+// adds into the texels of the later levels by atomics on one address per texel and channel, which
+// the device serializes: below that many groups the prefix's parallelism is worth more, above it
+// the top texels' atomics (every group adds into the last level) are. Measured on an H200 (132
+// SMs; docs/PERFORMANCE.md, "Summed levels"): the fastest strips at 1000x600, 1920x1080,
+// 2560x1440, 2048x2048 and 3840x2160 left 160, 255, 230, 256 and 272 groups, and the next
+// narrower strips 320 to 512 groups 7-31 us slower.
+constexpr uint32_t kSumMaxGroups = 384;
+uint32_t summedTilesPerGroup(const Plan& plan);
+
 // Switches `plan` (sums.prefix > 0) to the summed-levels kernel: its counters (records), no data,
-// and strips of `requested` tiles (0: the plain kernel's rule, tilesPerGroupFor), no tail, fewer
-// where the strip's level-P block (VKSPD_SUM_BLOCK texels) or its shares (sumSharesCapacity) would
-// not fit. Returns false, with the plan unchanged, where even one tile per group does not fit.
+// and strips of `requested` tiles (0: summedTilesPerGroup), no tail, fewer where the strip's
+// level-P block (VKSPD_SUM_BLOCK texels) or its shares (sumSharesCapacity) would not fit.
+// Returns false, with the plan unchanged, where even one tile per group does not fit.
 bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16);
 
 // The summed-levels kernel's push constants for `plan` (useSummedLevels).

@@ -673,6 +673,43 @@ TEST(Planner, SummedLevelsFollowThePlainPrefix) {
     EXPECT_FALSE(p.summedLevels);
 }
 
+// The summed-levels kernel's own strips: the fewest tiles per group (a power of two) that leave at
+// most kSumMaxGroups groups over all layers, capped where the block or its shares would not fit.
+TEST(Planner, SummedLevelsTakeStripsOfAtMostTheirGroupCount) {
+    struct Case {
+        uint32_t w, h, layers, tiles;
+    };
+    const Case cases[] = {
+        {1920, 1080, 1, 2},   // 30x17 tiles: 510 groups in strips of 1, 255 in 2
+        {1000, 600, 1, 1},    // 16x10: 160
+        {1000, 600, 4, 2},    // 640 tiles over the layers: 320 groups in strips of 2
+        {2560, 1440, 1, 4},   // 40x23: 460 in 2, 230 in 4
+        {2048, 2048, 1, 4},   // 32x32: 256 in 4
+        {3840, 2160, 1, 8},   // 60x34: 510 in 4, 272 in 8
+        {1600, 900, 1, 1},    // 25x15: 375
+        {12, 20, 1, 1},       // one tile
+        {32768, 64, 1, 2},    // one row of 512 tiles: 256 groups in strips of 2
+        {8192, 4096, 1, 32},  // 128x64 tiles: 256 groups in 32
+        {16384, 16384, 1, 32},  // 256x256 tiles: strips of 32, the most, still 2048 groups
+    };
+    for (const Case& c : cases) {
+        Plan p = plan(c.w, c.h, UINT32_MAX, c.layers, 4);
+        const std::string what = std::to_string(c.w) + "x" + std::to_string(c.h) + " x" + std::to_string(c.layers);
+        EXPECT_EQ(vkspd::summedTilesPerGroup(p), c.tiles) << what;
+        ASSERT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true)) << what;
+        EXPECT_EQ(p.tilesPerGroup, c.tiles) << what;
+        if (c.tiles < VKSPD_MAX_TILES_PER_GROUP) {
+            EXPECT_LE(uint64_t(p.groupsX()) * p.groupsY() * p.layers, vkspd::kSumMaxGroups) << what;
+        }
+    }
+    // A request is the caller's; at a prefix of 3 the block holds 8x8 texels a tile, 256 in 4.
+    Plan p = plan(1920, 1080, UINT32_MAX, 1, 4);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 1, 4, true));
+    EXPECT_EQ(p.tilesPerGroup, 1u);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 16, 4, true));
+    EXPECT_EQ(p.tilesPerGroup, 4u);
+}
+
 TEST(Planner, SummedLevelsRefuseChainsWithoutAPrefixOrALaterLevel) {
     EXPECT_EQ(plan(4095, 4095).sums.prefix, 0u);  // odd base
     EXPECT_EQ(plan(1366, 768).sums.prefix, 0u);   // 683 at level 1
@@ -752,14 +789,14 @@ TEST(Planner, SummedLevelSharesFitSharedMemoryForEveryStrip) {
             }
         }
     }
-    // 3840x2160 (P = 4): the plain rule's 8 tiles per group fit; 1920x1080 (P = 3) takes 1 by
-    // that rule (256 groups or more) and 4 where asked; 32 are capped to a block of 256 texels.
+    // 3840x2160 (P = 4): its rule's 8 tiles per group fit; 1920x1080 (P = 3) takes 2 by that
+    // rule and 4 where asked; 32 are capped to a block of 256 texels.
     Plan p = plan(3840, 2160);
     ASSERT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true));
     EXPECT_EQ(p.tilesPerGroup, 8u);
     p = plan(1920, 1080);
     ASSERT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true));
-    EXPECT_EQ(p.tilesPerGroup, 1u);
+    EXPECT_EQ(p.tilesPerGroup, 2u);
     ASSERT_TRUE(vkspd::useSummedLevels(&p, 4, 4, true));
     EXPECT_EQ(p.tilesPerGroup, 4u);
     ASSERT_TRUE(vkspd::useSummedLevels(&p, 32, 4, true));
