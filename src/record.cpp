@@ -269,6 +269,38 @@ void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t range
     req->haloKernel = true;
 }
 
+// Kernel::Auto: the summed-levels kernel where it takes the chain, its plain prefix is shorter than
+// a tile's six levels (a chain the halo-stage kernel would take in several stages), the base has at
+// most kAutoSumTiles 64x64 tiles over all layers, texels are at most 4 bytes and its records fit
+// one range; in strips of summedTilesPerGroup tiles unless Tuning::tilesPerGroup says otherwise.
+// Fetch::Auto keeps its choice where the kernel takes it, else loads. Measured on an H200 at first
+// use (docs/PERFORMANCE.md, "Summed levels"), medians in us against the halo-stage kernel that Auto
+// took before, same run: RGBA8 640x360 15.2 against 24.6, 1000x600 17.6 / 26.0, 1280x720 16.5 /
+// 21.3, 1600x900 22.4 / 28.0, 1920x1080 20.4 / 24.1, 2560x1440 22.7 / 24.0; R8 and R32F Min from
+// D32 likewise (R8 2560x1440 level: 19.9 / 20.1). Where it loses: a prefix of six (plain chains
+// of 256x256 to 1024x1024 and 1024x768: 0.5-2.7 us slower than the plain and halo kernels), and
+// past that many tiles (3840x2160, 2040 tiles: level for RGBA8, Hi-Z 56.0 against 53.2; 4096x4096
+// RGBA8 46.5 against 36.3 at its best strips). Wider texels are not measured.
+constexpr uint64_t kAutoSumTiles = 1024;
+bool autoSummedLevels(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
+    const Plan& plan = req->plan;
+    const uint64_t tiles = uint64_t(plan.stages[0].tilesX) * plan.stages[0].tilesY * plan.layers;
+    if (!plan.sums.prefix || plan.sums.prefix >= VKSPD_TILE_LEVELS || tiles > kAutoSumTiles ||
+        req->decision.format.bytesPerTexel > 4)
+        return false;
+    const bool linearFetch = req->linearFetch;
+    if (!refusalAfterAutoFetch(sumsKernelRefusal, tuning, info, req).empty()) return false;
+    Plan summed = plan;
+    if (!useSummedLevels(&summed, tuning.tilesPerGroup, req->decision.format.bytesPerTexel, req->fp16) ||
+        summed.counterBytes > rangeLimit) {
+        req->linearFetch = linearFetch;
+        return false;
+    }
+    req->plan = summed;
+    req->sumsKernel = true;
+    return true;
+}
+
 Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     useGeneralKernel(req);
     const uint32_t per = tuning.tilesPerGroup;
@@ -294,6 +326,7 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
         useHaloStages(&req->plan, per, req->decision.format.bytesPerTexel);
         return {};
     }
+    if (tuning.kernel == Kernel::Auto && autoSummedLevels(tuning, info, rangeLimit, req)) return {};
     // Kernel::Auto keeps Fetch::Auto's choice here: where the plain kernel refuses the sampler
     // (a MipGenInfo::source) the general kernel takes it.
     const std::string refusal = tuning.kernel == Kernel::PlainChain

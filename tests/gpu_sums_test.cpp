@@ -236,3 +236,105 @@ TEST_F(GpuTest, SummedLevelsBuildADepthPyramid) {
     for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {640, 360}})
         expectDepthMinPyramid(h, size.first, size.second, 7, tuning, &vkspd::ScheduleDescription::summedLevels);
 }
+
+// Kernel::Auto takes the summed-levels kernel where its rules allow (a prefix of 2 to 5 levels, at
+// most 1024 tiles over all layers, texels of at most 4 bytes, the quad path, no group-ID tiling),
+// in strips that leave at most kSumMaxGroups groups, and the kernels it took before elsewhere;
+// what it runs at 1920x1080 is exact.
+TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
+    auto schedule = [&](uint32_t w, uint32_t ht, uint32_t layers, VkFormat format, Described* d,
+                        vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto, uint32_t groupColumns = 0,
+                        uint32_t tilesPerGroup = 0) {
+        TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, layers,
+                                       singlePassFlags(format));
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.subgroupPath = path;
+        vkspd::Tuning tuning;
+        tuning.groupColumns = groupColumns;
+        tuning.tilesPerGroup = tilesPerGroup;
+        info.tuning = &tuning;
+        vkspd::Result r = describe(h->context, info, d);
+        h->destroyImage(img);
+        EXPECT_TRUE(r.ok()) << w << "x" << ht << ": " << r.message;
+    };
+    const bool q = h->quad;
+    Described d;
+    struct Taken {
+        uint32_t w, h, layers;
+        VkFormat format;
+        uint32_t prefix, tiles;
+    };
+    const Taken taken[] = {
+        {1920, 1080, 1, VK_FORMAT_R8G8B8A8_UNORM, 3, 2},  // 30x17 tiles: 255 groups
+        {1000, 600, 1, VK_FORMAT_R8G8B8A8_UNORM, 3, 1},   // 160 groups in strips of 1
+        {2560, 1440, 1, VK_FORMAT_R8_UNORM, 5, 4},        // 40x23 tiles: 230 groups
+        {1600, 900, 1, VK_FORMAT_R8G8B8A8_SRGB, 2, 1},    // 25x15 tiles: 375 groups
+        {1280, 720, 1, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 1},
+        {1000, 600, 4, VK_FORMAT_R8G8B8A8_UNORM, 3, 2},   // 640 tiles over the layers: 320 groups
+        {12, 20, 1, VK_FORMAT_R8G8B8A8_UNORM, 2, 1},
+    };
+    for (const Taken& t : taken) {
+        schedule(t.w, t.h, t.layers, t.format, &d);
+        const std::string what = std::to_string(t.w) + "x" + std::to_string(t.h) + " x" + std::to_string(t.layers);
+        EXPECT_EQ(d.summedLevels, q) << what;
+        if (q) {
+            EXPECT_EQ(d.levelsPerStage[0], t.prefix) << what;
+            EXPECT_EQ(d.tilesPerGroup, t.tiles) << what;
+        }
+    }
+    schedule(1920, 1080, 1, VK_FORMAT_R8G8B8A8_UNORM, &d, vkspd::SubgroupPath::Auto, 0, 8);
+    EXPECT_EQ(d.summedLevels, q) << "Tuning::tilesPerGroup 8";
+    if (q) {
+        EXPECT_EQ(d.tilesPerGroup, 4u) << "a block of 8x8 texels per tile: 256 in strips of 4";
+    }
+    // Not taken: more tiles, a prefix of six, wider texels, float averages, odd bases.
+    schedule(3840, 2160, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
+    EXPECT_FALSE(d.summedLevels) << "2040 tiles";
+    EXPECT_EQ(d.haloStages, q);
+    schedule(1920, 1080, 3, VK_FORMAT_R8G8B8A8_UNORM, &d);
+    EXPECT_FALSE(d.summedLevels) << "1530 tiles over 3 layers";
+    schedule(1024, 768, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
+    EXPECT_FALSE(d.summedLevels) << "a prefix of 6";
+    schedule(2048, 2048, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
+    EXPECT_FALSE(d.summedLevels) << "a plain chain";
+    EXPECT_TRUE(d.plainChain);
+    schedule(1920, 1080, 1, VK_FORMAT_R16G16B16A16_UNORM, &d);
+    EXPECT_FALSE(d.summedLevels) << "8-byte texels";
+    schedule(1920, 1080, 1, VK_FORMAT_R16G16B16A16_SFLOAT, &d);
+    EXPECT_FALSE(d.summedLevels) << "a float average";
+    schedule(1023, 765, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
+    EXPECT_FALSE(d.summedLevels) << "an odd base";
+    schedule(1920, 1080, 1, VK_FORMAT_R8G8B8A8_UNORM, &d, vkspd::SubgroupPath::LdsOnly);
+    EXPECT_FALSE(d.summedLevels) << "the LDS-only path";
+    schedule(1920, 1080, 1, VK_FORMAT_R8G8B8A8_UNORM, &d, vkspd::SubgroupPath::Auto, 4);
+    EXPECT_FALSE(d.summedLevels) << "group-ID tiling";
+
+    // A Hi-Z pyramid (R32F Min from D32) at prefixes of 3 (1920x1080) and 2 (1600x900); not at
+    // 3840x2160.
+    for (VkExtent2D e : {VkExtent2D{1920, 1080}, VkExtent2D{1600, 900}, VkExtent2D{3840, 2160}}) {
+        const uint32_t levels = vkspd::fullMipCount(e.width, e.height);
+        TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, e.width, e.height, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
+        TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, e.width, e.height, levels, kChainUsage);
+        vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
+        info.reduction = vkspd::Reduction::Min;
+        ASSERT_TRUE(describe(h->context, info, &d).ok());
+        EXPECT_EQ(d.summedLevels, q && e.width < 3840) << "Hi-Z at " << e.width << "x" << e.height;
+        EXPECT_EQ(d.haloStages, q && e.width == 3840) << "Hi-Z at " << e.width << "x" << e.height;
+        for (TestImage* t : {&depth, &pyramid}) h->destroyImage(*t);
+    }
+
+    // What Auto runs at 1920x1080 is exact.
+    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, vkspd::fullMipCount(1920, 1080), kChainUsage);
+    const auto level0 = randomTexels(VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1080);
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info = chainInfo(img);
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(g.ok()) << g.message;
+    });
+    const auto gpu = h->readLevels(img);
+    expectChainMatches(img, gpu, 0, img.levels, 0, 1, vkspd::toleranceFor(VK_FORMAT_R8G8B8A8_UNORM, h->fp16),
+                       "Auto 1920x1080");
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}

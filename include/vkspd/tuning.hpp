@@ -20,7 +20,10 @@ inline constexpr uint32_t kMaxTilesPerGroup = 32;
 /// Which single-pass shader records the dispatch. All give the same texels (within the
 /// tolerances of docs/FILTER.md; Min, Max and MinMax bit for bit) and are one dispatch.
 enum class Kernel {
-    Auto,        ///< PlainChain wherever its rules allow it; else HaloStages wherever its rules
+    Auto,        ///< SummedLevels where its rules allow it, the plain prefix is 2 to 5 levels,
+                 ///< the base has at most 1024 64x64 tiles over all layers (1920x1080,
+                 ///< 2560x1440, 1000x600; not 3840x2160) and texels are at most 4 bytes; else
+                 ///< PlainChain wherever its rules allow it; else HaloStages wherever its rules
                  ///< allow it (Fetch::Auto keeps its choice where they allow it, else loads) and
                  ///< its scratch fits one range; General everywhere else (never an error).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
@@ -67,8 +70,10 @@ struct Tuning {
     /// to kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns. The
     /// halo-stage kernel takes the same (its default at most 4), capped at 2^P for a plain prefix of
     /// P levels (2^(P - 1) where its first later stage has 32x32 tiles), and no tail; the
-    /// summed-levels kernel the same as the plain-chain kernel, capped so that a strip's share of
-    /// the later levels fits its shared memory, and no tail.
+    /// summed-levels kernel the same where asked, and by default the fewest tiles (a power of two)
+    /// that leave at most 384 workgroups over all layers (strips of 2 at 1920x1080, 4 at
+    /// 2560x1440), capped so that a strip's share of the later levels fits its shared memory, and
+    /// no tail.
     uint32_t tilesPerGroup = 0;
     /// Plain-chain kernel: the last `tailTiles` tiles of each layer's base, rounded up to whole
     /// tile rows, run in strips of `tailTilesPerGroup`, so the workgroups that start last end
