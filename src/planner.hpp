@@ -216,8 +216,8 @@ uint32_t sumSharesCapacity(bool fp16);
 // the device serializes: below that many groups the prefix's parallelism is worth more, above it
 // the top texels' atomics (every group adds into the last level) are. Measured on an H200 (132
 // SMs; docs/PERFORMANCE.md, "Summed levels"): the fastest strips at 1000x600, 1920x1080,
-// 2560x1440, 2048x2048 and 3840x2160 left 160, 255, 230, 256 and 272 groups, and the next
-// narrower strips 320 to 512 groups 7-31 us slower.
+// 2560x1440, 2048x2048 and 3840x2160 left 160, 255, 230, 256 and 272 groups; the next narrower
+// strips, 460 to 512 groups, were 8-10 us slower.
 constexpr uint32_t kSumMaxGroups = 384;
 uint32_t summedTilesPerGroup(const Plan& plan);
 

@@ -278,7 +278,7 @@ void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t range
 // took before, same run: RGBA8 640x360 15.2 against 24.6, 1000x600 17.6 / 26.0, 1280x720 16.5 /
 // 21.3, 1600x900 22.4 / 28.0, 1920x1080 20.4 / 24.1, 2560x1440 22.7 / 24.0; R8 and R32F Min from
 // D32 likewise (R8 2560x1440 level: 19.9 / 20.1). Where it loses: a prefix of six (plain chains
-// of 256x256 to 1024x1024 and 1024x768: 0.5-2.7 us slower than the plain and halo kernels), and
+// of 256x256 to 1024x1024 and 1024x768: 0.2-2.7 us slower than the plain and halo kernels), and
 // past that many tiles (3840x2160, 2040 tiles: level for RGBA8, Hi-Z 56.0 against 53.2; 4096x4096
 // RGBA8 46.5 against 36.3 at its best strips). Wider texels are not measured.
 constexpr uint64_t kAutoSumTiles = 1024;

@@ -298,12 +298,12 @@ TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
 // Kernel::Auto takes the halo-stage kernel wherever it takes the chain and the summed-levels kernel
 // does not (AutoTakesSummedLevelsWhereItsRulesAllow: RGBA16F here, whose averages it does not sum;
 // 1600x900: a prefix of 2; 1920x1080: 3; 1280x720: 4; 2560x1440: 5; 254x254 and 255x255: an odd
-// base), with Fetch::Auto's
-// choice (the general kernel's) where the halo kernel takes it and loads where it does not (odd
-// bases of 16-byte texels included: 1023x765 and 4095x3 RGBA32F), but a prefix of 2 of 16-byte
-// texels without a source (1600x900 RGBA32F); and keeps the general kernel on the LDS-only path,
-// with group-ID tiling, and where the halo kernel's scratch (bound as one range) is past the range
-// limit, which the general kernel splits. The 1280x720 chain it makes matches the reference.
+// base), with Fetch::Auto's choice (the general kernel's) where the halo kernel takes it and loads
+// where it does not (odd bases of 16-byte texels included: 1023x765 and 4095x3 RGBA32F), but a
+// prefix of 2 of 16-byte texels without a source (1600x900 RGBA32F); and keeps the general kernel
+// on the LDS-only path, with group-ID tiling, and where the halo kernel's scratch (bound as one
+// range) is past the range limit, which the general kernel splits. The 1280x720 chain it makes
+// matches the reference.
 TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
     auto schedule = [&](vkspd::Context context, uint32_t w, uint32_t ht, uint32_t layers, vkspd::SubgroupPath path,
                         uint32_t groupColumns, Described* d, VkFormat format = VK_FORMAT_R16G16B16A16_SFLOAT,
@@ -390,12 +390,14 @@ TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
     h->destroyImage(four);
     vkspd::destroyContext(ranged);
 
-    // What Auto runs at 1280x720 is exact.
-    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1280, 720, vkspd::fullMipCount(1280, 720), kChainUsage);
-    const auto level0 = randomTexels(VK_FORMAT_R8G8B8A8_UNORM, 1280, 720, 720);
+    // What Auto runs at 1280x720 is exact (RGBA16F: the halo-stage kernel).
+    const VkFormat f16 = VK_FORMAT_R16G16B16A16_SFLOAT;
+    TestImage img = h->createImage(f16, 1280, 720, vkspd::fullMipCount(1280, 720), kChainUsage);
+    const auto level0 = randomTexels(f16, 1280, 720, 720);
     h->upload(img, level0.data());
     vkspd::MipGenInfo info = chainInfo(img);
     ASSERT_TRUE(describe(h->context, info, &d).ok());
+    EXPECT_EQ(d.haloStages, h->quad);
     h->submit([&](VkCommandBuffer cmd) {
         vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
         EXPECT_TRUE(g.ok()) << g.message;
