@@ -87,12 +87,6 @@ for reduction in average min max minmax; do
     elif [ -f "$root/shaders/vkspd_plain.comp" ]; then
       echo "new       $reduction fp16=$fp16 odd (not in $rev)"
     fi
-  done
-  r=$((r + 1))
-done
-r=0
-for reduction in average min max minmax; do
-  for fp16 in 0 1; do
     # Before its other reductions, the summed-levels module was built for the average only.
     if [ -f "$tmp/old/vkspd_sums.glsl" ] && { [ $r = 0 ] || ! grep -q 'VKSPD_SUMS && (VKSPD_HALO ||' "$tmp/old/vkspd_plain.comp"; }; then
       compare "$reduction fp16=$fp16 sums" vkspd_plain.comp --target-env=vulkan1.2 -O -fshader-stage=compute \
