@@ -726,6 +726,7 @@ uint32_t pushFlags(const Request& req) {
     uint32_t flags = 0;
     if (req.decision.format.encoding == ChannelEncoding::Srgb8 && req.path() == Path::SinglePass) flags |= VKSPD_FLAG_SRGB;
     if (req.hasSource) flags |= VKSPD_FLAG_COPY_BASE;
+    // MinMax only: the plain and halo kernels' other modules do not test it (sourceTexel).
     if (req.hasSource && req.decision.reduction == VKSPD_REDUCTION_MINMAX && req.decision.sourceFormat.channels == 1)
         flags |= VKSPD_FLAG_EXPAND_MINMAX;
     if (req.linearFetch) flags |= VKSPD_FLAG_LINEAR_FETCH;
