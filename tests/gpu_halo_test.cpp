@@ -203,7 +203,7 @@ TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
     vkspd::Tuning tuning;
     tuning.kernel = vkspd::Kernel::HaloStages;
     for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {509, 263}, {131, 130}})
-        expectDepthMinPyramid(h, size.first, size.second, 99, tuning);
+        expectDepthPyramid(h, size.first, size.second, 99, tuning);
 }
 
 // MinMax of a one-channel depth source starts each texel from (d, d) (VKSPD_FLAG_EXPAND_MINMAX),
@@ -222,42 +222,9 @@ TEST_F(GpuTest, DepthMinMaxPyramidsOnEveryVkspdPlainKernel) {
                           {vkspd::Kernel::HaloStages, &vkspd::ScheduleDescription::haloStages, 131, 67},
                           {vkspd::Kernel::SummedLevels, &vkspd::ScheduleDescription::summedLevels, 264, 132}};
     for (const Case& c : cases) {
-        const uint32_t levels = vkspd::fullMipCount(c.w, c.h);
-        const std::string what = "D32 -> RG32F MinMax " + std::to_string(c.w) + "x" + std::to_string(c.h) +
-                                 " kernel " + std::to_string(int(c.kernel));
-        TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, c.w, c.h, 1,
-                                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-        TestImage pyramid = h->createImage(VK_FORMAT_R32G32_SFLOAT, c.w, c.h, levels, kChainUsage);
-        const std::vector<uint8_t> texels = randomTexels(VK_FORMAT_D32_SFLOAT, c.w, c.h, c.w + 3 * c.h);
-        h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-        vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
-        info.reduction = vkspd::Reduction::MinMax;
         vkspd::Tuning tuning;
         tuning.kernel = c.kernel;
-        info.tuning = &tuning;
-        Described d;
-        const vkspd::Result r = describe(h->context, info, &d);
-        ASSERT_TRUE(r.ok()) << what << ": " << r.message;
-        EXPECT_TRUE(d.*c.chosen) << what;
-        h->submit([&](VkCommandBuffer cmd) {
-            vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
-            EXPECT_TRUE(g.ok()) << what << ": " << g.message;
-        });
-        const auto gpu = h->readLevels(pyramid);
-        // Level 0: each depth texel twice (D32 and R32F hold the same floats), bit for bit.
-        std::vector<uint8_t> expanded(texels.size() * 2);
-        for (size_t i = 0; i < texels.size() / 4; ++i) {
-            std::memcpy(&expanded[8 * i], &texels[4 * i], 4);
-            std::memcpy(&expanded[8 * i + 4], &texels[4 * i], 4);
-        }
-        EXPECT_EQ(gpu[0], expanded) << what << ": level 0 is not (depth, depth)";
-        vkspd::ReferenceOptions o;
-        o.reduction = vkspd::Reduction::MinMax;
-        expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, what, o);
-        h->destroyImage(depth);
-        h->destroyImage(pyramid);
-        vkspd::forgetImage(h->context, depth.image);
-        vkspd::forgetImage(h->context, pyramid.image);
+        expectDepthPyramid(h, c.w, c.h, c.w + 3 * c.h, tuning, c.chosen, vkspd::Reduction::MinMax);
     }
 }
 

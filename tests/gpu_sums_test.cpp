@@ -234,7 +234,7 @@ TEST_F(GpuTest, SummedLevelsBuildADepthPyramid) {
     vkspd::Tuning tuning;
     tuning.kernel = vkspd::Kernel::SummedLevels;
     for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {640, 360}})
-        expectDepthMinPyramid(h, size.first, size.second, 7, tuning, &vkspd::ScheduleDescription::summedLevels);
+        expectDepthPyramid(h, size.first, size.second, 7, tuning, &vkspd::ScheduleDescription::summedLevels);
 }
 
 // Kernel::Auto takes the summed-levels kernel where its rules allow (a prefix of 2 to 5 levels, at

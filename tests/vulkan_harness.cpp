@@ -473,17 +473,21 @@ vkspd::MipGenInfo sourcedChainInfo(const TestImage& image, const TestImage& sour
     return info;
 }
 
-void expectDepthMinPyramid(Harness* h, uint32_t w, uint32_t ht, uint32_t seed, const vkspd::Tuning& tuning,
-                           bool vkspd::ScheduleDescription::*chosen) {
+void expectDepthPyramid(Harness* h, uint32_t w, uint32_t ht, uint32_t seed, const vkspd::Tuning& tuning,
+                        bool vkspd::ScheduleDescription::*chosen, vkspd::Reduction reduction) {
+    const bool minMax = reduction == vkspd::Reduction::MinMax;
     const uint32_t levels = vkspd::fullMipCount(w, ht);
-    const std::string what = "D32 -> R32F Min " + std::to_string(w) + "x" + std::to_string(ht);
+    const std::string what = std::string(minMax ? "D32 -> RG32F MinMax " : "D32 -> R32F ") +
+                             (minMax ? "" : reduction == vkspd::Reduction::Min ? "Min " : "Max ") +
+                             std::to_string(w) + "x" + std::to_string(ht);
     TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, w, ht, 1,
                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
-    TestImage pyramid = h->createImage(VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
+    TestImage pyramid =
+        h->createImage(minMax ? VK_FORMAT_R32G32_SFLOAT : VK_FORMAT_R32_SFLOAT, w, ht, levels, kChainUsage);
     const std::vector<uint8_t> texels = randomTexels(VK_FORMAT_D32_SFLOAT, w, ht, seed);
     h->upload(depth, texels.data(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
-    info.reduction = vkspd::Reduction::Min;
+    info.reduction = reduction;
     info.tuning = &tuning;
     if (chosen) {
         Described d;
@@ -497,10 +501,19 @@ void expectDepthMinPyramid(Harness* h, uint32_t w, uint32_t ht, uint32_t seed, c
         EXPECT_TRUE(r.ok()) << what << ": " << r.message;
     });
     const auto gpu = h->readLevels(pyramid);
-    // D32 and R32F hold the same floats: level 0 is the depth bit for bit, the rest its minima.
-    EXPECT_EQ(gpu[0], texels) << what << ": level 0 is not the depth";
+    // D32 and R32F hold the same floats: level 0 is the depth bit for bit (with MinMax, each
+    // texel twice: a one-channel source starts from (d, d)), the rest its exact reductions.
+    std::vector<uint8_t> level0 = texels;
+    if (minMax) {
+        level0.resize(texels.size() * 2);
+        for (size_t i = 0; i < texels.size() / 4; ++i) {
+            std::memcpy(&level0[8 * i], &texels[4 * i], 4);
+            std::memcpy(&level0[8 * i + 4], &texels[4 * i], 4);
+        }
+    }
+    EXPECT_EQ(gpu[0], level0) << what << ": level 0 is not the depth";
     vkspd::ReferenceOptions o;
-    o.reduction = vkspd::Reduction::Min;
+    o.reduction = reduction;
     expectChainMatches(pyramid, gpu, 0, levels, 0, 1, 0.0, what, o);
     h->destroyImage(depth);
     h->destroyImage(pyramid);

@@ -92,11 +92,13 @@ vkspd::MipGenInfo chainInfo(const TestImage& image);
 vkspd::MipGenInfo sourcedChainInfo(const TestImage& image, const TestImage& source);
 
 // A Hi-Z pyramid with `tuning`: a `w` x `ht` D32 depth image of random depth (`seed`) as the
-// source of every level of an R32F image with Reduction::Min; expects level 0 to be the depth bit
-// for bit and every level below its exact minima (the CPU reference). With `chosen`, expects
-// describeSchedule to report that kernel, through loads, first.
-void expectDepthMinPyramid(Harness* h, uint32_t w, uint32_t ht, uint32_t seed, const vkspd::Tuning& tuning,
-                           bool vkspd::ScheduleDescription::*chosen = nullptr);
+// source of every level of an R32F image with `reduction` (Min or Max), or of an RG32F image with
+// MinMax; expects level 0 to be the depth bit for bit (with MinMax in both channels) and every
+// level below its exact reductions (the CPU reference). With `chosen`, expects describeSchedule to
+// report that kernel, through loads, first.
+void expectDepthPyramid(Harness* h, uint32_t w, uint32_t ht, uint32_t seed, const vkspd::Tuning& tuning,
+                        bool vkspd::ScheduleDescription::*chosen = nullptr,
+                        vkspd::Reduction reduction = vkspd::Reduction::Min);
 
 // A host-visible, host-coherent buffer of `size` bytes with `usage`, mapped (failures abort the
 // test through the harness's checks); freeHostBuffer releases it.
