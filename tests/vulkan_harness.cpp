@@ -494,7 +494,7 @@ void expectDepthPyramid(Harness* h, uint32_t w, uint32_t ht, uint32_t seed, cons
         const vkspd::Result r = describe(h->context, info, &d);
         EXPECT_TRUE(r.ok()) << what << ": " << r.message;
         EXPECT_TRUE(d.*chosen) << what;
-        EXPECT_FALSE(d.linearFetch) << what;  // a minimum is loaded, never a bilinear sample
+        EXPECT_FALSE(d.linearFetch) << what;  // an extreme is loaded, never a bilinear sample
     }
     h->submit([&](VkCommandBuffer cmd) {
         vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
