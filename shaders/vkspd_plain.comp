@@ -612,6 +612,19 @@ void arriveFootprints(int s, ivec2 lo, ivec2 hi, uint lane) {
         if (sElectedTile[w] != 0u) gPending[gPendingCount++] = ivec3(s, haloTileAt(s, lo) - ivec2(w & 1, w >> 1));
 }
 
+// Whether a tap of weight w stays out of a sum. Not where the FP16 variants average normalized
+// values (kFiniteValues): a weight-0 tap there is a finite texel (clamped into the region above)
+// and adds an exact 0, so every lane adds every tap without a test (RGBA8 4095x4095 124.3 ->
+// 116.3 us, 8191x8191 380.4 -> 353.0 on an H200). The FP32 variants (16-bit UNORM, which no bench
+// row times) keep their tests, and the FP16 per-texel passes keep the test of a row's weight, which
+// spares the row's loads: without it the FP16 halo module's registers went from 59 to 73, the
+// odd-base module's from 54 to 113, and RGBA8 4095x4095 took 136.9 us.
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE && VKSPD_FP16
+#define TAP_OUT(w) (!kFiniteValues && (w) == 0.0)
+#else
+#define TAP_OUT(w) ((w) == 0.0)
+#endif
+
 // haloRows: rows [r0, r1) of level `level` (relative to the base) of a halo tile's region, which
 // starts at texel `o` and is `width` texels wide, into sPool[at + (row - r0) * width + column].
 // Each texel is the exact reduction of its two or three taps per axis in the region above (which
@@ -662,6 +675,17 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 #define FINISH_TAPS(acc, special) finishReduce(acc, nonFiniteChannels(special))
 #endif
 
+// Whether tap `a` of a band row's axis (weight w, of `taps` on the axis: axisTaps) stays out of a
+// sum. The FP32 variants at one channel test the count, the same in every lane (Hi-Z 4095x4095
+// 201.5 -> 190.6 us on an H200); at four channels the count took the FP32 odd-base module from 49
+// registers to 73, at two from 37 to 67 (docs/PERFORMANCE.md).
+#if VKSPD_FP16
+#define BAND_TAP_OUT(a, taps, w) TAP_OUT(w)
+#else
+#define BAND_TAP_OUT(a, taps, w) (kChannels == 1u ? (a) >= (taps) : TAP_OUT(w))
+#endif
+int axisTaps(uint s) { return s == 1u ? 1 : 2 + int(s & 1u); }
+
 #if VKSPD_HALO == 2
 // Lanes of the band rows (BAND_ROWS) that fetch a base row's third tap themselves: the last of a subgroup, and that
 // of a band's last column (the next lane starts the next band). The others take it from the next
@@ -672,10 +696,10 @@ bool gOwnThird;
 // The taps of one source row of a halo texel column: the row's three texels at columns `cols`
 // (clamped into the region above: a weight-0 tap may lie past it) from the kept texels of the
 // stage before (data texel `at` + column), from the base (`fromBase`: texel `base` + (column, 0))
-// or from sPool[at + column], reduced horizontally with weights wx; a weight-0 tap is not part of
-// the row. With TAP_SPECIALS, `special` gets the non-finite channels of the taps that are
-// (nonFiniteBits).
-vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, vec3 wx, inout uint special) {
+// or from sPool[at + column], reduced horizontally with weights wx; a tap that BAND_TAP_OUT leaves
+// out is not part of the row. With TAP_SPECIALS, `special` gets the non-finite channels of the
+// taps that are (nonFiniteBits).
+vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, vec3 wx, int taps, inout uint special) {
     vec4 t[3];
     if (fromBase) {
 #if VKSPD_HALO == 2
@@ -718,7 +742,7 @@ vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, ve
     }
     vec4 row = rIdentity();
     [[unroll]] for (int a = 0; a < 3; ++a) {
-        if (wx[a] == 0.0) continue;
+        if (BAND_TAP_OUT(a, taps, wx[a])) continue;
         if (TAP_SPECIALS) special |= nonFiniteBits(t[a]);
         row = rAccumulate(row, t[a], wx[a]);
     }
@@ -744,6 +768,7 @@ void BAND_ROWS(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at,
     ivec2 hi = ivec2(aboveN.x, min(2 * r1 + 1, aboveN.y)) - 1;
     ivec3 cols = min(2 * c + ivec3(0, 1, 2), ivec3(hi.x));
     vec3 wx = axisWeights(sAbove.x, o.x + c);
+    int tapsX = axisTaps(sAbove.x), tapsY = axisTaps(sAbove.y);
     // Source row y (relative to the region above) starts at data texel rowAt + y * stride, or
     // at sPool[rowAt + y * stride].
     bool fromBase = kOddBase && gBasePass && fromKept;
@@ -755,7 +780,7 @@ void BAND_ROWS(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at,
 #endif
     // From the base, source row y is texel row 2 * o.y + y.
     vec4 carry = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, min(2 * y0, hi.y)), rowAt + min(2 * y0, hi.y) * stride,
-                            cols, wx, carried);
+                            cols, wx, tapsX, carried);
     // A fixed number of rounds for every lane (lanes past the bands or rows compute and store
     // nothing): with a loop that each lane left at its own count, lavapipe (Mesa 22.3, LLVM 15)
     // computed wrong texels in the second tile a group ran (docs/PERFORMANCE.md).
@@ -763,21 +788,21 @@ void BAND_ROWS(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at,
         int y = y0 + k;
         uint special1 = 0u, special2 = 0u;
         vec4 row1 = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, min(2 * y + 1, hi.y)),
-                               rowAt + min(2 * y + 1, hi.y) * stride, cols, wx, special1);
+                               rowAt + min(2 * y + 1, hi.y) * stride, cols, wx, tapsX, special1);
         vec4 row2 = haloTapRow(fromKept, fromBase, 2 * o + ivec2(0, min(2 * y + 2, hi.y)),
-                               rowAt + min(2 * y + 2, hi.y) * stride, cols, wx, special2);
+                               rowAt + min(2 * y + 2, hi.y) * stride, cols, wx, tapsX, special2);
         vec3 wy = axisWeights(sAbove.y, o.y + y);
         vec4 acc = rIdentity();
         uint special = 0u;
-        if (wy[0] != 0.0) {
+        if (!BAND_TAP_OUT(0, tapsY, wy[0])) {
             acc = rAccumulate(acc, carry, wy[0]);
             special |= carried;
         }
-        if (wy[1] != 0.0) {
+        if (!BAND_TAP_OUT(1, tapsY, wy[1])) {
             acc = rAccumulate(acc, row1, wy[1]);
             special |= special1;
         }
-        if (wy[2] != 0.0) {
+        if (!BAND_TAP_OUT(2, tapsY, wy[2])) {
             acc = rAccumulate(acc, row2, wy[2]);
             special |= special2;
         }
@@ -841,7 +866,7 @@ void haloRows(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at, 
             }
             vec4 row = rIdentity();
             [[unroll]] for (int a = 0; a < 3; ++a) {
-                if (wx[a] == 0.0) continue;
+                if (TAP_OUT(wx[a])) continue;
                 row = rAccumulate(row, vec4(t[a]), wx[a]);
             }
             acc = rAccumulate(acc, row, wy[b]);
