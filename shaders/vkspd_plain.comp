@@ -677,13 +677,14 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 
 // Whether tap `a` of a band row's axis (weight w, of `taps` on the axis: axisTaps) stays out of a
 // sum. The FP32 variants at one channel test the count, the same in every lane (Hi-Z 4095x4095
-// 201.5 -> 190.6 us on an H200); at four channels the count took the FP32 odd-base module from 49
-// registers to 73, at two from 37 to 67 (docs/PERFORMANCE.md).
+// 202.3 -> 191.1 us, R32F 210.3 -> 203.2 on an H200); at four channels the count took the FP32
+// odd-base module from 49 registers to 73, at two from 37 to 67 (docs/PERFORMANCE.md).
 #if VKSPD_FP16
 #define BAND_TAP_OUT(a, taps, w) TAP_OUT(w)
 #else
 #define BAND_TAP_OUT(a, taps, w) (kChannels == 1u ? (a) >= (taps) : TAP_OUT(w))
 #endif
+// The taps with a nonzero weight (axisWeights) on a source axis of s texels: 1, 2 or 3.
 int axisTaps(uint s) { return s == 1u ? 1 : 2 + int(s & 1u); }
 
 #if VKSPD_HALO == 2
