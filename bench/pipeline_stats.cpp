@@ -26,9 +26,10 @@ int main() {
                         vkspd::Reduction::MinMax};
     // Every variant with four channels and texel loads, then the halo-stage kernel with one (a
     // Hi-Z pyramid's R32F, R8) and two (MinMax), then the plain-chain and halo-stage kernels
-    // through the linear sampler (their names end in "linear").
+    // through the linear sampler (their names end in "linear"), then the halo-stage kernel's
+    // flavours for normalized formats at one and four channels (R8, RGBA8: "normalized").
     std::vector<vkspd::OccupancyRecord> records;
-    const vkspd::Result r = queryEveryFlavour(context, query, {1u, 2u}, &records);
+    const vkspd::Result r = queryEveryFlavour(context, query, {1u, 2u}, &records, {1u, 4u});
     vkspd::destroyContext(context);
     if (!r.ok()) {
         std::fprintf(stderr, "vkspd-pipeline-stats: %s\n", r.message.c_str());

@@ -180,6 +180,12 @@ uint32_t rowChannels(const FormatChoice& row) {
     return vkspd::getFormatInfo(row.format, &fi) ? fi.channels : 4;
 }
 
+// Whether a row's halo-stage pipelines are the normalized flavour (its values read from the image
+// itself and normalized: RGBA8, R8).
+bool rowNormalized(const FormatChoice& row) {
+    return vkspd::usesNormalizedFlavour(row.format, row.source != VK_FORMAT_UNDEFINED);
+}
+
 // --tail: Tuning::tailTiles and tailTilesPerGroup of every single-pass method (0, 0: the
 // library's rule).
 struct TailOption {
@@ -1226,12 +1232,19 @@ std::vector<vkspd::OccupancyRecord> queryOccupancyAlone(const Args& a) {
                 q.reductions.push_back(c.reduction);
     // The plain-chain and halo-stage kernels are made per fetch (OccupancyRecord::linearFetch),
     // the halo-stage kernel per channel count as well (OccupancyRecord::channels): the rows' counts.
-    std::vector<uint32_t> counts;
+    // The halo-stage kernel per value range too (OccupancyRecord::normalizedValues): the counts
+    // of the rows whose format has that flavour.
+    std::vector<uint32_t> counts, normalizedCounts;
     for (const std::string& key : split(a.formatsArg))
-        for (const FormatChoice& c : kFormats)
-            if (key == c.key && std::find(counts.begin(), counts.end(), rowChannels(c)) == counts.end())
+        for (const FormatChoice& c : kFormats) {
+            if (key != c.key) continue;
+            if (std::find(counts.begin(), counts.end(), rowChannels(c)) == counts.end())
                 counts.push_back(rowChannels(c));
-    if (vkspd::Result r = queryEveryFlavour(sc, q, counts, &occupancy); !r.ok())
+            if (rowNormalized(c) &&
+                std::find(normalizedCounts.begin(), normalizedCounts.end(), rowChannels(c)) == normalizedCounts.end())
+                normalizedCounts.push_back(rowChannels(c));
+        }
+    if (vkspd::Result r = queryEveryFlavour(sc, q, counts, &occupancy, normalizedCounts); !r.ok())
         std::fprintf(stderr, "vkspd-bench: occupancy: %s\n", r.message.c_str());
     vkspd::destroyContext(sc);
     closeGpu(sg);
@@ -1266,7 +1279,7 @@ struct Bench {
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
                 r.plainChain == plain && r.haloStages == halo && r.summedLevels == sums &&
                 (!halo || r.channels == rowChannels(row)) && (!(plain || halo || sums) || r.linearFetch == linear) &&
-                (!halo || r.oddBase == m.oddBase))
+                (!halo || (r.oddBase == m.oddBase && r.normalizedValues == rowNormalized(row))))
                 return &r;
         return nullptr;
     }

@@ -419,6 +419,19 @@ bool halfDenormalsMatter(const FormatInfo& format) {
            format.encoding != ChannelEncoding::Srgb8;
 }
 
+bool normalizedEncoding(const FormatInfo& format) {
+    switch (format.encoding) {
+    case ChannelEncoding::Unorm8:
+    case ChannelEncoding::Snorm8:
+    case ChannelEncoding::Srgb8:
+    case ChannelEncoding::Unorm16:
+    case ChannelEncoding::Unorm10_2:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool halfDenormalFlavourDiffers(Context c, bool fp16) { return fp16 && c->denormSupport.preserve16; }
 
 bool denormalsPreserved(Context c, bool fp16, bool halfDenormals) {

@@ -250,6 +250,9 @@ bool denormalsPreserved(Context context, bool fp16, bool halfDenormals = true);
 // 16-bit floats cost NVIDIA's FP16 variant 12 registers (48 -> 60, a group per SM) and 10-16% of
 // its time (docs/PERFORMANCE.md), so only formats whose results it can change pay for it.
 bool halfDenormalsMatter(const FormatInfo& format);
+// Whether every value of this format is finite and within [-1, 1] (UNORM, SNORM, sRGB): read from
+// the image itself, the halo-stage kernel's normalized flavour (VKSPD_SPEC_FINITE).
+bool normalizedEncoding(const FormatInfo& format);
 // Whether a variant's half-denormal flavour (halfDenormals above) is a module of its own on this
 // Context: FP16 variants on a device that preserves 16-bit denormals. Elsewhere both flavours are
 // the same module (one pipeline, one occupancy record).

@@ -175,7 +175,7 @@ uint32_t reductionIndex(Reduction r) {
 // Reads the driver's statistics of a temporary pipeline of the variant into `record`.
 Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool plain, bool halo,
                             bool sums, bool halfDenormals, uint32_t channels, bool linearFetch, bool oddBase,
-                            OccupancyRecord* record) {
+                            bool normalizedValues, OccupancyRecord* record) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutablePropertiesKHR"));
     auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -187,11 +187,13 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
                                            : embeddedSpirv(reduction, fp16, quad);
     // The plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false), the one every
     // format but the sRGB ones gets, with `linearFetch` (VKSPD_SPEC_LINEAR); the halo-stage
-    // kernel's also for `channels` (VKSPD_SPEC_CHANNELS), from its odd-base module with `oddBase`.
-    const uint32_t values[2] = {uint32_t(linearFetch), channels};
-    const VkSpecializationMapEntry entries[2] = {{VKSPD_SPEC_LINEAR, 0, sizeof(uint32_t)},
-                                                 {VKSPD_SPEC_CHANNELS, sizeof(uint32_t), sizeof(uint32_t)}};
-    const VkSpecializationInfo specialization{halo ? 2u : 1u, entries, sizeof values, values};
+    // kernel's also for `channels` (VKSPD_SPEC_CHANNELS) and `normalizedValues`
+    // (VKSPD_SPEC_FINITE), from its odd-base module with `oddBase`.
+    const uint32_t values[3] = {uint32_t(linearFetch), channels, uint32_t(normalizedValues)};
+    const VkSpecializationMapEntry entries[3] = {{VKSPD_SPEC_LINEAR, 0, sizeof(uint32_t)},
+                                                 {VKSPD_SPEC_CHANNELS, sizeof(uint32_t), sizeof(uint32_t)},
+                                                 {VKSPD_SPEC_FINITE, 2 * sizeof(uint32_t), sizeof(uint32_t)}};
+    const VkSpecializationInfo specialization{halo ? 3u : 1u, entries, sizeof values, values};
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
                                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals,
@@ -334,6 +336,11 @@ bool usesHalfDenormalFlavour(Context c, VkFormat format) noexcept {
     return halfDenormalFlavourDiffers(c, true) && halfDenormalsMatter(fi);
 }
 
+bool usesNormalizedFlavour(VkFormat format, bool fromSource) noexcept {
+    FormatInfo fi;
+    return !fromSource && getFormatInfo(format, &fi) && normalizedEncoding(fi);
+}
+
 Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<OccupancyRecord>* records) noexcept {
     return guarded([&]() -> Result {
         if (!c) return fail(VK_ERROR_UNKNOWN, "queryOccupancy: the context is null");
@@ -362,6 +369,8 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     if (half && !halfDenormalFlavourDiffers(c, fp16 != 0)) continue;
                     // The odd-base flavour is the halo-stage kernel's only, and loads only.
                     if (info.oddBase && (!halo || info.linearFetch || !c->shuffleRelativeSupported)) continue;
+                    // So is the normalized flavour.
+                    if (info.normalizedValues && !halo) continue;
                     const bool perFetch = plain || halo || sums;
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
@@ -369,7 +378,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                                   (half ? " half-denormals" : "") +
                                   (halo && info.channels != 4 ? " channels " + std::to_string(info.channels) : "") +
                                   (perFetch && info.linearFetch ? " linear" : "") +
-                                  (info.oddBase ? " odd base" : "");
+                                  (info.oddBase ? " odd base" : "") + (info.normalizedValues ? " normalized" : "");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
                     rec.quad = quad;
@@ -380,6 +389,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     rec.channels = halo ? info.channels : 4;
                     rec.linearFetch = perFetch && info.linearFetch;
                     rec.oddBase = info.oddBase;
+                    rec.normalizedValues = info.normalizedValues;
                     rec.resources.threadsPerGroup = VKSPD_GROUP_SIZE;
                     rec.resources.subgroupSize = c->subgroupSize;
                     rec.resources.sharedMemoryPerGroup =
@@ -390,7 +400,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     if (info.pipelineExecutableInfoEnabled) {
                         Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain, halo, sums,
                                                         rec.halfDenormals, info.channels, rec.linearFetch,
-                                                        rec.oddBase, &rec);
+                                                        rec.oddBase, rec.normalizedValues, &rec);
                         if (!r.ok()) {
                             r.message = "queryOccupancy: " + r.message;
                             return r;

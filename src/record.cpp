@@ -166,18 +166,7 @@ std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
 
 // Whether every value the dispatch reads is finite and within [-1, 1]: a normalized format read
 // from its own base level (a MipGenInfo::source may hold any value of its own format).
-bool normalizedValues(const Request& req) {
-    switch (req.decision.format.encoding) {
-    case ChannelEncoding::Unorm8:
-    case ChannelEncoding::Snorm8:
-    case ChannelEncoding::Srgb8:
-    case ChannelEncoding::Unorm16:
-    case ChannelEncoding::Unorm10_2:
-        return !req.hasSource;
-    default:
-        return false;
-    }
-}
+bool normalizedValues(const Request& req) { return normalizedEncoding(req.decision.format) && !req.hasSource; }
 
 // Whether every value the dispatch reads lies in [0, 1] (normalizedValues but SNORM): what the
 // summed-levels kernel's fixed-point sums hold.

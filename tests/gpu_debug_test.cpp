@@ -196,23 +196,62 @@ TEST_F(GpuTest, OccupancyQueryAnswersOnAnyDevice) {
     EXPECT_TRUE(records.empty());
     q.linearFetch = false;
     q.oddBase = false;
+    // The halo-stage kernel for normalized values (OccupancyQueryInfo::normalizedValues): its
+    // records only, with each fetch and on an odd base, named as such.
+    q.normalizedValues = true;
+    for (int flavour = 0; flavour < 3; ++flavour) {
+        q.linearFetch = flavour == 1;
+        q.oddBase = flavour == 2;
+        ASSERT_TRUE(vkspd::queryOccupancy(h->context, q, &records).ok());
+        EXPECT_EQ(records.empty(), !h->quad) << flavour;
+        for (const vkspd::OccupancyRecord& rec : records) {
+            EXPECT_TRUE(rec.haloStages && rec.normalizedValues) << rec.variant;
+            EXPECT_EQ(rec.linearFetch, flavour == 1) << rec.variant;
+            EXPECT_EQ(rec.oddBase, flavour == 2) << rec.variant;
+            EXPECT_NE(rec.variant.find(" normalized"), std::string::npos) << rec.variant;
+        }
+    }
+    q.normalizedValues = false;
+    q.linearFetch = false;
+    q.oddBase = false;
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, q, &records).ok());
+    for (const vkspd::OccupancyRecord& rec : records) {
+        EXPECT_FALSE(rec.normalizedValues) << rec.variant;
+        EXPECT_EQ(rec.variant.find("normalized"), std::string::npos) << rec.variant;
+    }
     q.reductions = {vkspd::Reduction::Custom};
     EXPECT_FALSE(vkspd::queryOccupancy(h->context, q, &records).ok());
+}
+
+// usesNormalizedFlavour names the formats whose halo-stage pipelines generateMips specializes for
+// normalized values: UNORM, SNORM and sRGB read from the image itself, never from a source, and
+// never float or depth formats.
+TEST(NormalizedFlavour, NormalizedFormatsReadFromTheImage) {
+    for (VkFormat f : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_R8G8B8A8_SNORM,
+                       VK_FORMAT_R16G16B16A16_UNORM, VK_FORMAT_A2B10G10R10_UNORM_PACK32}) {
+        EXPECT_TRUE(vkspd::usesNormalizedFlavour(f, false)) << f;
+        EXPECT_FALSE(vkspd::usesNormalizedFlavour(f, true)) << f;
+    }
+    for (VkFormat f : {VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT,
+                       VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_FORMAT_D32_SFLOAT, VK_FORMAT_UNDEFINED})
+        EXPECT_FALSE(vkspd::usesNormalizedFlavour(f, false)) << f;
 }
 
 // The tools' queryEveryFlavour (vkspd-bench, vkspd-pipeline-stats): every kernel's records at four
 // channels with loads, then each flavour generateMips also builds of the plain-chain, halo-stage
 // and summed-levels kernels exactly once: the halo-stage kernel at each requested count with
 // loads, and the three through the linear sampler (the halo-stage kernel at those counts and
-// four), and the halo-stage kernel on an odd base at those counts and four (loads only).
+// four), and the halo-stage kernel on an odd base at those counts and four (loads only); then the
+// halo-stage kernel's normalized flavours at the normalized counts (loads, sampler, odd base).
 TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     std::vector<vkspd::OccupancyRecord> base, every;
     ASSERT_TRUE(vkspd::queryOccupancy(h->context, {}, &base).ok());
-    ASSERT_TRUE(vkspd_tools::queryEveryFlavour(h->context, {}, {1u, 4u}, &every).ok());
+    ASSERT_TRUE(vkspd_tools::queryEveryFlavour(h->context, {}, {1u, 4u}, &every, {1u}).ok());
     ASSERT_GE(every.size(), base.size());
     for (size_t i = 0; i < base.size(); ++i) EXPECT_EQ(every[i].variant, base[i].variant);
     std::vector<std::string> names;
-    size_t plainLinear = 0, sumsLinear = 0, haloOne = 0, haloOneLinear = 0, haloFourLinear = 0, oddOne = 0, oddFour = 0;
+    size_t plainLinear = 0, sumsLinear = 0, haloOne = 0, haloOneLinear = 0, haloFourLinear = 0, oddOne = 0, oddFour = 0,
+           normalizedOne = 0;
     for (const vkspd::OccupancyRecord& rec : every) {
         EXPECT_EQ(std::count(names.begin(), names.end(), rec.variant), 0) << rec.variant;
         names.push_back(rec.variant);
@@ -225,6 +264,12 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
         }
         plainLinear += rec.plainChain && rec.linearFetch ? 1 : 0;
         sumsLinear += rec.summedLevels && rec.linearFetch ? 1 : 0;
+        if (rec.normalizedValues) {
+            EXPECT_TRUE(rec.haloStages) << rec.variant;
+            EXPECT_EQ(rec.channels, 1u) << rec.variant;
+            ++normalizedOne;
+            continue;
+        }
         haloOne += rec.haloStages && rec.channels == 1 && !rec.linearFetch && !rec.oddBase ? 1 : 0;
         haloOneLinear += rec.haloStages && rec.channels == 1 && rec.linearFetch ? 1 : 0;
         haloFourLinear += rec.haloStages && rec.channels == 4 && rec.linearFetch ? 1 : 0;
@@ -245,7 +290,8 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     EXPECT_EQ(haloFourLinear, plainLoads);
     EXPECT_EQ(oddOne, plainLoads);
     EXPECT_EQ(oddFour, plainLoads);
-    EXPECT_EQ(every.size(), base.size() + 7 * plainLoads);
+    EXPECT_EQ(normalizedOne, 3 * plainLoads);  // loads, the linear sampler, an odd base
+    EXPECT_EQ(every.size(), base.size() + 10 * plainLoads);
 }
 
 // usesHalfDenormalFlavour says which FP16 record of queryOccupancy a format's pipelines are: the

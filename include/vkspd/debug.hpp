@@ -105,6 +105,11 @@ struct OccupancyRecord {
     /// its level 1 has an odd side): OccupancyQueryInfo::oddBase for halo-stage records, false
     /// for the others.
     bool oddBase = false;
+    /// The halo-stage kernel as generateMips builds it for normalized values (UNORM, SNORM and sRGB
+    /// formats read from the image itself: usesNormalizedFlavour), which its passes may reduce
+    /// without some tests: OccupancyQueryInfo::normalizedValues for halo-stage records, false for
+    /// the others.
+    bool normalizedValues = false;
     OccupancySource source = OccupancySource::NotAvailable;  ///< Where the resources come from.
     PipelineResources resources;       ///< What one group uses (registers 0: unknown).
     SmLimits limits;                   ///< What one SM holds (zero members: unknown).
@@ -136,13 +141,17 @@ struct OccupancyQueryInfo {
     /// they load texels, so with linearFetch their records are not made), false for those with a
     /// plain prefix.
     bool oddBase = false;
+    /// The halo-stage records: true for the pipelines made for normalized values (the flavour
+    /// usesNormalizedFlavour names; the other kernels have no such flavour, so their records are
+    /// not made), false for those of every other format.
+    bool normalizedValues = false;
 };
 
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
 /// Context can run, then FP32/FP16 of the plain-chain and halo-stage kernels where the device has
 /// quad operations, and of the summed-levels kernel; their names say "plain", "halo" and
-/// "summed", and end in "linear" for the linear fetch and "odd base" for
-/// OccupancyQueryInfo::oddBase) of each requested reduction, and for
+/// "summed", and end in "linear" for the linear fetch, "odd base" for OccupancyQueryInfo::oddBase
+/// and "normalized" for OccupancyQueryInfo::normalizedValues) of each requested reduction, and for
 /// each FP16 variant a
 /// second record with halfDenormals set where the device preserves 16-bit denormals (the flavour
 /// 16-bit float formats get). The normal pipelines are not touched: driver
@@ -157,6 +166,12 @@ Result queryOccupancy(Context context, const OccupancyQueryInfo& info,
 /// preserves 16-bit denormals. False for every other format, for a null context, and where both
 /// flavours are one module.
 bool usesHalfDenormalFlavour(Context context, VkFormat format) noexcept;
+
+/// Whether halo-stage pipelines for images of `format` are the `normalizedValues` flavour of
+/// queryOccupancy's records: UNORM, SNORM and sRGB formats whose base level is the image itself
+/// (`fromSource` false; a MipGenInfo::source may hold any value of its format). False for every
+/// other format.
+bool usesNormalizedFlavour(VkFormat format, bool fromSource) noexcept;
 
 /// One tile's entry in a debug map (the layout of the buffer after its header).
 struct DebugMapTile {

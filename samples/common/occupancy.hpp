@@ -14,11 +14,15 @@ namespace vkspd_tools {
 // kernels: the halo-stage kernel at each other count in `channels`, and the three through the
 // linear sampler (OccupancyRecord::linearFetch; the halo-stage kernel at every count in
 // `channels` and four), and the halo-stage kernel whose stage 0 reads an odd base (OccupancyRecord::oddBase;
-// texel loads) at every count. Appends to `records`; stops at the first error and returns it, with
-// the records appended until then.
+// texel loads) at every count; then, for each count in `normalizedChannels` (those of normalized
+// formats: vkspd::usesNormalizedFlavour), the halo-stage kernel's normalized flavours
+// (OccupancyRecord::normalizedValues) with loads, through the linear sampler and on an odd base.
+// Appends to `records`; stops at the first error and returns it, with the records appended until
+// then.
 inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQueryInfo query,
                                        const std::vector<uint32_t>& channels,
-                                       std::vector<vkspd::OccupancyRecord>* records) {
+                                       std::vector<vkspd::OccupancyRecord>* records,
+                                       const std::vector<uint32_t>& normalizedChannels = {}) {
     std::vector<vkspd::OccupancyRecord> found;
     query.channels = 4;
     query.linearFetch = false;
@@ -48,6 +52,16 @@ inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQ
         r = vkspd::queryOccupancy(context, query, &found);
         for (vkspd::OccupancyRecord& rec : found) records->push_back(std::move(rec));
     }
+    query.normalizedValues = true;
+    for (uint32_t n : normalizedChannels)
+        for (int flavour = 0; flavour < 3; ++flavour) {  // loads, the linear sampler, an odd base
+            if (!r.ok()) return r;
+            query.channels = n;
+            query.linearFetch = flavour == 1;
+            query.oddBase = flavour == 2;
+            r = vkspd::queryOccupancy(context, query, &found);
+            for (vkspd::OccupancyRecord& rec : found) records->push_back(std::move(rec));
+        }
     return r;
 }
 
