@@ -5,11 +5,13 @@
 #
 # usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]
 #   BIN_DIR: a folder with vkspd-bench (and vkspd-pipeline-stats, optional: the registers of the
-#   FP16 general and plain-chain kernels are printed first); its name names the
-#   build in the output. BENCH_ARGUMENTs replace the default
+#   variants STATS selects are printed first); its name names the build in the output. BENCH_ARGUMENTs replace the default
 #   --sizes 1920x1080,3840x2160,4095x4095,4096x4096 --formats rgba8,rgba16f --methods default --cols none --reps 30
 # Environment: ROWS, an extended regular expression selecting the report rows summarised
-# (default 'vkspd default'). SUITE_DEB, Debian's vulkan-validationlayers package: after the
+# (default 'vkspd default'). STATS, an extended regular expression selecting the
+# vkspd-pipeline-stats lines (variants) whose registers are printed (default: the FP16 general,
+# plain-chain and summed-levels kernels, '^average fp16 (quad|plain|summed)'; the halo kernel's
+# odd-base module for RGBA8, say: '^average fp16 halo odd base normalized:'). SUITE_DEB, Debian's vulkan-validationlayers package: after the
 # rounds, the last BIN_DIR's vkspd_gpu_tests (the candidate's GPU suite) runs under that
 # validation layer with the gtest filter TEST_FILTER (default: all but the stress tests), so one
 # device call times a change and checks it.
@@ -54,7 +56,8 @@ for b in $bins; do
     name=$(basename "$b")
     if [ -x "$b/vkspd-pipeline-stats" ]; then
         "$b/vkspd-pipeline-stats" > "$out/stats-$name.txt" 2>&1
-        regs=$(grep -E '^average fp16 (quad|plain|summed)' "$out/stats-$name.txt" | tr '\n' ' ')
+        regs=$(grep -E "${STATS:-^average fp16 (quad|plain|summed)}" "$out/stats-$name.txt" |
+               sed -E 's/^([^:]*):.*Register Count=([0-9]+).*/\1 \2;/' | tr '\n' ' ')
         echo "$name registers: ${regs:-not reported by this device}"
     fi
 done
