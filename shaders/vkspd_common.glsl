@@ -142,6 +142,10 @@ vec3 axisWeights(uint s, int g) {
     return vec3(float(d - g) / fs, float(d) / fs, float(g + 1) / fs);
 }
 
+// The taps with a nonzero weight (axisWeights) on a source axis of s texels: 1, 2 or 3, the same
+// for every destination texel.
+int axisTaps(uint s) { return s == 1u ? 1 : 2 + int(s & 1u); }
+
 // Channels that are Inf or NaN.
 uvec4 nonFinite(vec4 v) { return uvec4(isinf(v)) | uvec4(isnan(v)); }
 

@@ -614,8 +614,8 @@ void arriveFootprints(int s, ivec2 lo, ivec2 hi, uint lane) {
 
 // Whether a tap of weight w stays out of a sum. Not where the FP16 variants average normalized
 // values (kFiniteValues): a weight-0 tap there is a finite texel (clamped into the region above)
-// and adds an exact 0, so every lane adds every tap without a test (RGBA8 4095x4095 124.3 ->
-// 116.3 us, 8191x8191 380.4 -> 353.0 on an H200). The FP32 variants (16-bit UNORM, which no bench
+// and adds an exact 0, so every lane adds every tap without a test (RGBA8 4095x4095 124.4 ->
+// 116.3 us, 8191x8191 379.5 -> 352.6 on an H200). The FP32 variants (16-bit UNORM, which no bench
 // row times) keep their tests, and the FP16 per-texel passes keep the test of a row's weight, which
 // spares the row's loads: without it the FP16 halo module's registers went from 59 to 73, the
 // odd-base module's from 54 to 113, and RGBA8 4095x4095 took 136.9 us.
@@ -684,8 +684,6 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 #else
 #define BAND_TAP_OUT(a, taps, w) (kChannels == 1u ? (a) >= (taps) : TAP_OUT(w))
 #endif
-// The taps with a nonzero weight (axisWeights) on a source axis of s texels: 1, 2 or 3.
-int axisTaps(uint s) { return s == 1u ? 1 : 2 + int(s & 1u); }
 
 #if VKSPD_HALO == 2
 // Lanes of the band rows (BAND_ROWS) that fetch a base row's third tap themselves: the last of a subgroup, and that
