@@ -106,9 +106,9 @@ struct OccupancyRecord {
     /// for the others.
     bool oddBase = false;
     /// The halo-stage kernel as generateMips builds it for normalized values (UNORM, SNORM and sRGB
-    /// formats read from the image itself: usesNormalizedFlavour), which its passes may reduce
-    /// without some tests: OccupancyQueryInfo::normalizedValues for halo-stage records, false for
-    /// the others.
+    /// formats read from the image itself: usesNormalizedFlavour; its FP16 passes add a weight-0
+    /// tap instead of testing it): OccupancyQueryInfo::normalizedValues for halo-stage records,
+    /// false for the others.
     bool normalizedValues = false;
     OccupancySource source = OccupancySource::NotAvailable;  ///< Where the resources come from.
     PipelineResources resources;       ///< What one group uses (registers 0: unknown).
