@@ -133,4 +133,14 @@ foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON}
   list(APPEND VKSPD_SHADER_OUTPUTS ${out})
 endforeach()
 
+# The plain-chain and halo-stage kernels' text, for custom reductions on the halo-stage kernel.
+set(out ${VKSPD_SHADER_DIR}/vkspd_plain.comp.text.inc)
+add_custom_command(
+  OUTPUT ${out}
+  COMMAND ${CMAKE_COMMAND} -DIN=${VKSPD_PLAIN_SOURCE} -DOUT=${out} -P ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+  DEPENDS ${VKSPD_PLAIN_SOURCE} ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
+  COMMENT "embed vkspd_plain.comp"
+  VERBATIM)
+list(APPEND VKSPD_SHADER_OUTPUTS ${out})
+
 add_custom_target(vkspd_shaders DEPENDS ${VKSPD_SHADER_OUTPUTS})

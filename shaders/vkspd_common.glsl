@@ -419,6 +419,16 @@ VEC combinePair(VEC a, VEC b) {
 // On an axis of one texel of the level above (`above`) the missing neighbour is the lane itself
 // (docs/FILTER.md, s == 1).
 VEC quadReducePairs(VEC v, uvec2 above) {
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_CUSTOM
+    // The caller's reduction sees the footprint as the reference makes it: each row's taps with
+    // their weights (1/2, or 1 on an axis of one texel), then the rows with theirs.
+    vec4 h = above.x == 1u ? vec4(v) : vec4(unpackValue(subgroupQuadSwapHorizontal(packValue(v))));
+    vec4 row = above.x == 1u ? rAccumulate(rIdentity(), vec4(v), 1.0)
+                             : rAccumulate(rAccumulate(rIdentity(), vec4(v), 0.5), h, 0.5);
+    if (above.y == 1u) return VEC(rAccumulate(rIdentity(), row, 1.0));
+    vec4 w = vec4(unpackValue(subgroupQuadSwapVertical(packValue(VEC(row)))));
+    return VEC(rAccumulate(rAccumulate(rIdentity(), row, 0.5), w, 0.5));
+#else
 #if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
     v *= REAL(0.25);
 #endif
@@ -426,6 +436,7 @@ VEC quadReducePairs(VEC v, uvec2 above) {
     VEC row = combinePair(v, h);
     VEC w = above.y == 1u ? row : unpackValue(subgroupQuadSwapVertical(packValue(row)));
     return combinePair(row, w);
+#endif
 }
 #endif
 

@@ -29,8 +29,9 @@
 // Where there is a later stage, the first group of each layer runs the later stages' code once
 // before its own tiles, with nothing stored (the warm-up in main).
 //
-// Build-time switches as vkspd.comp: VKSPD_FP16, VKSPD_QUAD (must be 1), VKSPD_REDUCTION (not
-// VKSPD_REDUCTION_CUSTOM). The sRGB encoding of the stores is a specialization constant
+// Build-time switches as vkspd.comp: VKSPD_FP16, VKSPD_QUAD (must be 1), VKSPD_REDUCTION
+// (VKSPD_REDUCTION_CUSTOM only for the halo-stage kernel's FP32 variant, compiled at run time with
+// the caller's reduction: src/custom.cpp). The sRGB encoding of the stores is a specialization constant
 // (VKSPD_SPEC_SRGB, vkspd_common.glsl), not the push constants' VKSPD_FLAG_SRGB. VKSPD_HALO: 0 the
 // plain-chain kernel, 1 the halo-stage kernel with a plain prefix, 2 the halo-stage kernel whose
 // stage 0 reads an odd base in tiles (kOddBase).

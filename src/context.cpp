@@ -376,8 +376,11 @@ void destroyContextObject(ContextT* c) {
                     for (VkPipeline p : byFlavour) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->plainPipelines) c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
     for (auto& entry : c->rangedPipelines) c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
-    for (auto& entry : c->customReductions)
+    for (auto& entry : c->customReductions) {
         for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+        for (auto& halo : entry.second->haloPipelines)
+            c->fn.vkDestroyPipeline(c->device(), halo.second, c->allocator());
+    }
     for (auto& entry : c->levelPipelines) {
         c->fn.vkDestroyPipeline(c->device(), entry.second.second, c->allocator());
         c->fn.vkDestroyRenderPass(c->device(), entry.second.first, c->allocator());
@@ -582,17 +585,22 @@ Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, Cu
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
                         bool copyBase, bool halo, bool finiteValues, uint32_t channels, bool linearFetch,
-                        bool oddBase, bool sums) {
+                        bool oddBase, bool sums, CustomReduction custom) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel needs quad subgroup operations");
-    if (reduction >= VKSPD_REDUCTION_CUSTOM)
-        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel has no custom reductions");
+    if (reduction > VKSPD_REDUCTION_CUSTOM) return fail(VK_ERROR_UNKNOWN, "unknown reduction");
+    const bool isCustom = reduction == VKSPD_REDUCTION_CUSTOM;
+    if (isCustom && (!halo || sums || fp16))
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "custom reductions run on the halo-stage kernel's FP32 variant only, not the plain-chain or "
+                    "summed-levels kernel");
+    if (isCustom && !custom) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "no pipeline for this custom reduction");
     if (channels < 1 || channels > 4) return fail(VK_ERROR_UNKNOWN, "a texel has 1 to 4 channels");
     if (sums && halo) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the summed-levels kernel is not a halo-stage kernel");
-    std::lock_guard<std::mutex> lock(c->pipelineMutex);
-    const bool half = embeddedFlavour(c, fp16, halfDenormals);
+    std::unique_lock<std::mutex> lock(c->pipelineMutex);
+    const bool half = isCustom || embeddedFlavour(c, fp16, halfDenormals);
     Specialization specialization;
     const bool finite = halo && finiteValues;
     const uint32_t specialChannels = halo ? channels : 0;  // the plain-chain kernel computes four
@@ -603,8 +611,34 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
                          uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10 |
                          uint32_t(linearFetch) << 13 | uint32_t(odd) << 14 | uint32_t(sums) << 15;
-    const SpirvBlob module = sums ? embeddedSumsSpirv(reduction, fp16) : embeddedPlainSpirv(reduction, fp16, halo, odd);
-    return cachedEmbeddedPipeline(c, c->plainPipelines[key], module, half, out, &specialization.info);
+    if (!isCustom) {
+        const SpirvBlob module =
+            sums ? embeddedSumsSpirv(reduction, fp16) : embeddedPlainSpirv(reduction, fp16, halo, odd);
+        return cachedEmbeddedPipeline(c, c->plainPipelines[key], module, half, out, &specialization.info);
+    }
+    // A custom reduction: its module compiled on first use (seconds), outside the lock; a race
+    // compiles or creates twice and keeps the first.
+    auto found = custom->haloPipelines.find(key);
+    if (found != custom->haloPipelines.end()) {
+        *out = found->second;
+        return {};
+    }
+    std::vector<uint32_t> words = custom->haloSpirv[odd];
+    lock.unlock();
+    if (words.empty()) {
+        Result r = compileHaloKernel(c, custom->source, odd, &words);
+        if (!r.ok()) return r;
+    }
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    Result r = createComputePipeline(c, words.data(), words.size() * 4, &pipeline, VK_NULL_HANDLE, 0, half,
+                                     &specialization.info);
+    if (!r.ok()) return r;
+    lock.lock();
+    if (custom->haloSpirv[odd].empty()) custom->haloSpirv[odd] = std::move(words);
+    auto inserted = custom->haloPipelines.emplace(key, pipeline);
+    if (!inserted.second) c->fn.vkDestroyPipeline(c->device(), pipeline, c->allocator());
+    *out = inserted.first->second;
+    return {};
 }
 
 Result getLevelPipeline(Context c, VkFormat format, VkRenderPass* renderPass, VkPipeline* pipeline) {

@@ -38,6 +38,7 @@ SpirvBlob embeddedSumsSpirv(uint32_t reduction, bool fp16);
 SpirvBlob embeddedLevelShader(bool fragment);  // the render-pass fallback
 SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.hpp's map variants
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
+const char* embeddedPlainText();               // shaders/vkspd_plain.comp, for shaderc
 const char* embeddedSharedText();              // shaders/vkspd_shared.h
 const char* embeddedCommonText();              // shaders/vkspd_common.glsl
 
@@ -91,6 +92,11 @@ struct vkspd::CustomReductionT {
     std::string source;
     uint32_t references = 0;
     VkPipeline pipelines[2] = {};  // [quad]; null where the device cannot run it
+    // The halo-stage kernel (FP32, quad) with this reduction, compiled on first use: its module per
+    // VKSPD_HALO (index: odd base), and its pipelines by getPlainPipeline's key (guarded by
+    // ContextT::pipelineMutex).
+    std::vector<uint32_t> haloSpirv[2];
+    std::map<uint32_t, VkPipeline> haloPipelines;
 };
 
 struct vkspd::ContextT {
@@ -220,6 +226,10 @@ Result getRangedPipeline(Context context, uint32_t reduction, bool fp16, bool qu
 // (VKSPD_DATA_RANGES; 1: the embedded variants' one). Fails where the library has no shaderc.
 Result compileSinglePass(Context context, const std::string* customSource, uint32_t reduction, bool fp16, bool quad,
                          uint32_t dataRanges, std::vector<uint32_t>* words);
+// Compiles vkspd_plain.comp at run time as the halo-stage kernel (FP32, quad) with the custom
+// reduction `customSource`: VKSPD_HALO=2 with `oddBase`, else 1.
+Result compileHaloKernel(Context context, const std::string& customSource, bool oddBase,
+                         std::vector<uint32_t>* words);
 // Whether compileSinglePass can run (the library was built with shaderc).
 bool runtimeCompilerAvailable();
 // The plain-chain pipeline of a built-in reduction (quad), created on first use; `halfDenormals`
@@ -231,11 +241,13 @@ bool runtimeCompilerAvailable();
 // `linearFetch`: level 1 through the linear sampler, else texel loads (VKSPD_SPEC_LINEAR);
 // `oddBase`: the halo-stage kernel whose stage 0 reads tiles of the base with a halo (its module
 // built with VKSPD_HALO=2, HaloPlan::oddBase); `sums`: the summed-levels kernel (not `halo`;
-// embeddedSumsSpirv).
+// embeddedSumsSpirv). A custom reduction (`custom`) runs on the halo-stage kernel only, FP32,
+// its module compiled on first use (compileHaloKernel).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
                         bool halo = false, bool finiteValues = false, uint32_t channels = 4,
-                        bool linearFetch = false, bool oddBase = false, bool sums = false);
+                        bool linearFetch = false, bool oddBase = false, bool sums = false,
+                        CustomReduction custom = nullptr);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

@@ -1,10 +1,13 @@
 // Custom reductions (docs/FILTER.md): the caller's GLSL is compiled at run time with shaderc into
-// the single-pass shader, whose text is embedded in the library, once per distinct source text.
+// the single-pass shader, whose text is embedded in the library, once per distinct source text
+// (the general kernel at once, the halo-stage kernel on first use).
 // The same compiler builds the general kernel's variant for scratch data bound in several ranges
 // (compileSinglePass with VKSPD_DATA_RANGES; docs/DESIGN.md, "Scratch and concurrency").
 #include "context.hpp"
 
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #ifdef VKSPD_WITH_SHADERC
 #include <shaderc/shaderc.h>
@@ -58,13 +61,11 @@ shaderc_include_result* resolveInclude(void* userData, const char* requested, in
 
 void releaseInclude(void*, shaderc_include_result* result) { delete result; }
 
-}  // namespace
-
-Result compileSinglePass(Context c, const std::string* customSource, uint32_t reduction, bool fp16, bool quad,
-                         uint32_t dataRanges, std::vector<uint32_t>* words) {
-    const std::string noSource;
-    const std::string& source = customSource ? *customSource : noSource;
-    const char* who = reduction == VKSPD_REDUCTION_CUSTOM ? "createCustomReduction" : "the single pass";
+// Compiles `text` (the file `fileName`) into SPIR-V with the macros `defines`, its includes served
+// by resolveInclude (`source`: the caller's reduction, where `custom`). `who` names the caller in
+// errors.
+Result compileKernel(const char* text, const char* fileName, const std::string& source, const char* who, bool custom,
+                     const std::vector<std::pair<const char*, std::string>>& defines, std::vector<uint32_t>* words) {
     shaderc_compiler_t compiler = shaderc_compiler_initialize();
     shaderc_compile_options_t options = shaderc_compile_options_initialize();
     if (!compiler || !options) {
@@ -72,28 +73,22 @@ Result compileSinglePass(Context c, const std::string* customSource, uint32_t re
         shaderc_compiler_release(compiler);
         return fail(VK_ERROR_OUT_OF_HOST_MEMORY, std::string(who) + ": shaderc could not start");
     }
-    auto define = [&](const char* name, const char* value) {
-        shaderc_compile_options_add_macro_definition(options, name, std::strlen(name), value, std::strlen(value));
-    };
-    define("VKSPD_FP16", fp16 ? "1" : "0");
-    define("VKSPD_QUAD", quad ? "1" : "0");
-    const std::string reductionText = std::to_string(reduction), rangesText = std::to_string(dataRanges);
-    define("VKSPD_REDUCTION", reductionText.c_str());
-    define("VKSPD_DATA_RANGES", rangesText.c_str());
+    for (const auto& d : defines)
+        shaderc_compile_options_add_macro_definition(options, d.first, std::strlen(d.first), d.second.c_str(),
+                                                     d.second.size());
     shaderc_compile_options_set_target_env(options, shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
     shaderc_compile_options_set_optimization_level(options, shaderc_optimization_level_performance);
     IncludeContext ctx{&source};
     shaderc_compile_options_set_include_callbacks(options, resolveInclude, releaseInclude, &ctx);
-    const char* text = embeddedComputeText();
-    shaderc_compilation_result_t result = shaderc_compile_into_spv(
-        compiler, text, std::strlen(text), shaderc_compute_shader, "vkspd.comp", "main", options);
+    shaderc_compilation_result_t result =
+        shaderc_compile_into_spv(compiler, text, std::strlen(text), shaderc_compute_shader, fileName, "main", options);
     Result r;
     if (!result) {
         r = fail(VK_ERROR_OUT_OF_HOST_MEMORY, std::string(who) + ": shaderc returned no result");
     } else if (shaderc_result_get_compilation_status(result) != shaderc_compilation_status_success) {
         r = fail(VK_ERROR_UNKNOWN, std::string(who) +
-                                       (reduction == VKSPD_REDUCTION_CUSTOM ? ": the reduction does not compile:\n"
-                                                                            : ": the kernel does not compile:\n") +
+                                       (custom ? ": the reduction does not compile:\n"
+                                               : ": the kernel does not compile:\n") +
                                        shaderc_result_get_error_message(result));
     } else {
         const size_t bytes = shaderc_result_get_length(result);
@@ -103,8 +98,32 @@ Result compileSinglePass(Context c, const std::string* customSource, uint32_t re
     shaderc_result_release(result);
     shaderc_compile_options_release(options);
     shaderc_compiler_release(compiler);
-    (void)c;
     return r;
+}
+
+}  // namespace
+
+Result compileSinglePass(Context, const std::string* customSource, uint32_t reduction, bool fp16, bool quad,
+                         uint32_t dataRanges, std::vector<uint32_t>* words) {
+    const std::string noSource;
+    const bool custom = reduction == VKSPD_REDUCTION_CUSTOM;
+    return compileKernel(embeddedComputeText(), "vkspd.comp", customSource ? *customSource : noSource,
+                         custom ? "createCustomReduction" : "the single pass", custom,
+                         {{"VKSPD_FP16", fp16 ? "1" : "0"},
+                          {"VKSPD_QUAD", quad ? "1" : "0"},
+                          {"VKSPD_REDUCTION", std::to_string(reduction)},
+                          {"VKSPD_DATA_RANGES", std::to_string(dataRanges)}},
+                         words);
+}
+
+Result compileHaloKernel(Context, const std::string& customSource, bool oddBase, std::vector<uint32_t>* words) {
+    return compileKernel(embeddedPlainText(), "vkspd_plain.comp", customSource,
+                         "the custom reduction's halo-stage kernel", true,
+                         {{"VKSPD_FP16", "0"},
+                          {"VKSPD_QUAD", "1"},
+                          {"VKSPD_REDUCTION", std::to_string(VKSPD_REDUCTION_CUSTOM)},
+                          {"VKSPD_HALO", oddBase ? "2" : "1"}},
+                         words);
 }
 
 bool runtimeCompilerAvailable() { return true; }
@@ -113,13 +132,20 @@ Result compileSinglePass(Context, const std::string*, uint32_t, bool, bool, uint
     return fail(VK_ERROR_FEATURE_NOT_PRESENT, "this vkspd was built without shaderc (VKSPD_WITH_SHADERC)");
 }
 
+Result compileHaloKernel(Context, const std::string&, bool, std::vector<uint32_t>*) {
+    return fail(VK_ERROR_FEATURE_NOT_PRESENT, "this vkspd was built without shaderc (VKSPD_WITH_SHADERC)");
+}
+
 bool runtimeCompilerAvailable() { return false; }
 #endif
 
-// A reduction's pipelines: its two embedded-layout ones and those made for data in ranges. The
-// caller holds pipelineMutex.
+// A reduction's pipelines: its two embedded-layout ones, its halo-stage kernel's and those made for
+// data in ranges. The caller holds pipelineMutex.
 void destroyCustomPipelines(Context c, CustomReductionT* reduction) {
     for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
+    for (const auto& entry : reduction->haloPipelines)
+        c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
+    reduction->haloPipelines.clear();
     for (auto it = c->rangedPipelines.begin(); it != c->rangedPipelines.end();) {
         if (std::get<0>(it->first) != reduction) {
             ++it;

@@ -183,6 +183,9 @@ const uint32_t kLevelFrag[] =
 const char kComputeText[] =
 #include "vkspd.comp.text.inc"
     ;
+const char kPlainText[] =
+#include "vkspd_plain.comp.text.inc"
+    ;
 const char kSharedText[] =
 #include "vkspd_shared.h.text.inc"
     ;
@@ -254,6 +257,7 @@ SpirvBlob embeddedLevelShader(bool fragment) {
 }
 
 const char* embeddedComputeText() { return kComputeText; }
+const char* embeddedPlainText() { return kPlainText; }
 const char* embeddedSharedText() { return kSharedText; }
 const char* embeddedCommonText() { return kCommonText; }
 

@@ -140,8 +140,8 @@ std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
 }
 
 // Kernel::HaloStages only where its planner found stages (Plan::halo), the quad path (its prefix
-// is the plain kernel's), relative subgroup shuffles for an odd base, a built-in reduction and no
-// group-ID tiling. Empty when allowed.
+// is the plain kernel's), relative subgroup shuffles for an odd base and no group-ID tiling (a
+// custom reduction runs on its FP32 variant, compiled on first use). Empty when allowed.
 std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.halo.stageCount) return std::string("the mip range does not suit it: ") + req.plan.halo.refusal;
     if (req.plan.halo.oddBase && req.linearFetch)
@@ -159,7 +159,6 @@ std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
         return "with Fetch::LinearSampler on the FP32 path it takes 8-bit UNORM and SNORM formats only "
                "(a bilinear sample is not exact enough for the FP32 path's tolerance of the others)";
     if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
-    if (req.decision.reduction == VKSPD_REDUCTION_CUSTOM) return "it has no custom reductions";
     if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
     return {};
 }
@@ -243,6 +242,9 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
 // 32.3-37.1); the sampler faster than loads at every size it took.
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     if (req->plan.halo.stageCount == 0) return;
+    // Custom reductions stay on the general kernel under Auto: the halo-stage kernel takes them
+    // (Kernel::HaloStages), compiled on first use, but has not been timed with one.
+    if (req->decision.reduction == VKSPD_REDUCTION_CUSTOM) return;
     const HaloPlan& halo = req->plan.halo;
     if (req->decision.format.bytesPerTexel >= 16 && !req->hasSource && !halo.oddBase &&
         halo.stages[0].levels == kMinHaloPrefix)
@@ -768,7 +770,8 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
         return getPlainPipeline(c, req.decision.reduction, req.fp16, &b->pipeline,
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
                                 req.hasSource, req.haloKernel, normalizedValues(req), req.plan.channels,
-                                req.linearFetch, req.haloKernel && req.plan.halo.oddBase, req.sumsKernel);
+                                req.linearFetch, req.haloKernel && req.plan.halo.oddBase, req.sumsKernel,
+                                info.customReduction);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan), req.plan.dataRangeShift);
 }

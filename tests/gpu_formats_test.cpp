@@ -370,6 +370,61 @@ TEST_F(GpuTest, CustomReductionMatchesItsCpuTwin) {
     vkspd::destroyCustomReduction(h->context, custom);
 }
 
+// Kernel::HaloStages runs a custom reduction on its FP32 variant, compiled on first use: odd bases
+// (stage 0 in tiles of the base with a halo), a plain prefix with odd levels after it (on a row of
+// two texels too: axes of one texel in the prefix's quad steps), a thin chain;
+// RGBA32F and RGBA8 UNORM (whose values are normalized: the kernel's other flavour). Kernel::Auto
+// keeps custom reductions on the general kernel.
+TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
+    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    vkspd::CustomReduction custom = nullptr;
+    vkspd::Result r = vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &custom);
+    ASSERT_TRUE(r.ok()) << r.message;
+    vkspd::CpuReduction cpu;
+    cpu.identity = cpuIdentity;
+    cpu.accumulate = cpuAccumulate;
+    vkspd::ReferenceOptions o;
+    o.reduction = vkspd::Reduction::Custom;
+    o.custom = &cpu;
+    struct Case {
+        VkFormat format;
+        uint32_t w, h;
+        bool oddBase;
+    };
+    const Case cases[] = {{VK_FORMAT_R32G32B32A32_SFLOAT, 131, 67, true},
+                          {VK_FORMAT_R32G32B32A32_SFLOAT, 320, 180, false},
+                          {VK_FORMAT_R32G32B32A32_SFLOAT, 1023, 3, true},
+                          {VK_FORMAT_R32G32B32A32_SFLOAT, 640, 2, false},
+                          {VK_FORMAT_R8G8B8A8_UNORM, 255, 133, true}};
+    for (const Case& c : cases) {
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(c.format, &fi);
+        const std::string what = std::string(fi.name) + " " + std::to_string(c.w) + "x" + std::to_string(c.h);
+        TestImage img = h->createImage(c.format, c.w, c.h, vkspd::fullMipCount(c.w, c.h), kChainUsage);
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.reduction = vkspd::Reduction::Custom;
+        info.customReduction = custom;
+        Described automatic;
+        ASSERT_TRUE(describe(h->context, info, &automatic).ok()) << what;
+        EXPECT_FALSE(automatic.haloStages) << what << ": Auto keeps custom reductions on the general kernel";
+        vkspd::Tuning tuning;
+        tuning.kernel = vkspd::Kernel::HaloStages;
+        info.tuning = &tuning;
+        Described d;
+        vkspd::Result dr = describe(h->context, info, &d);
+        ASSERT_TRUE(dr.ok()) << what << ": " << dr.message;
+        EXPECT_TRUE(d.haloStages) << what;
+        EXPECT_EQ(d.oddBaseStage, c.oddBase) << what;
+        EXPECT_FALSE(d.fp16) << what;
+        auto gpu = runChain(h, img, info, c.w * 5 + c.h);
+        expectChainMatches(img, gpu, 0, img.levels, 0, 1, vkspd::toleranceFor(c.format, false),
+                           "custom halo " + what, o);
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+    }
+    vkspd::destroyCustomReduction(h->context, custom);
+}
+
 TEST_F(GpuTest, CustomReductionCompileErrorCarriesTheCompilerMessage) {
     vkspd::CustomReduction custom = nullptr;
     vkspd::Result r = vkspd::createCustomReduction(h->context, "vec4 vkspdIdentity() { return nope; }", &custom);

@@ -24,8 +24,9 @@ enum class Kernel {
                  ///< the base has at most 1024 64x64 tiles over all layers (1920x1080,
                  ///< 2560x1440, 1000x600; not 3840x2160) and texels are at most 4 bytes; else
                  ///< PlainChain wherever its rules allow it; else HaloStages wherever its rules
-                 ///< allow it (Fetch::Auto keeps its choice where they allow it, else loads) and
-                 ///< its scratch fits one range; General everywhere else (never an error).
+                 ///< allow it (Fetch::Auto keeps its choice where they allow it, else loads), its
+                 ///< scratch fits one range and the reduction is not Custom; General everywhere
+                 ///< else (never an error).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
                  ///< tiles (docs/DESIGN.md). Needs the quad path, a built-in reduction,
@@ -39,7 +40,8 @@ enum class Kernel {
                  ///< (odd bases such as 4095x4095 and 1366x768) stage 0 reads 64x64 tiles of the
                  ///< base with a halo; then each later stage's tiles (32x32 or 64x64) are made
                  ///< whole, with a halo of at most 7 texels, by the group that completes their
-                 ///< inputs (docs/DESIGN.md). Needs the quad path, a built-in reduction,
+                 ///< inputs (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant,
+                 ///< compiled with the reduction on first use (seconds). Needs the quad path,
                  ///< groupColumns 0, at most 5 stages, a SourceImage only with Fetch::Load or
                  ///< Auto, on an odd base relative subgroup shuffles
                  ///< (VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) and no Fetch::LinearSampler, and
