@@ -121,11 +121,14 @@ const char* kUsageText =
     "                    2047x2047, 2048x2048, 4095x4095, 4096x4096, 8191x8191, 8192x8192 and\n"
     "                    16384x16384, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, d32-min (the Hi-Z row),\n"
-    "                    r8, r16f (default: all but r8 and r16f; r8 moves a quarter of rgba8's\n"
-    "                    bytes with the same texels, and with the same instructions but in the\n"
-    "                    halo-stage kernel (which computes its one channel only): it shows what\n"
-    "                    costs per texel rather than per byte; r16f is the FP16 variants at one\n"
-    "                    channel of values that are not normalized)\n"
+    "                    r8, r16f, rgba8-custom (default: all but the last three; r8 moves a\n"
+    "                    quarter of rgba8's bytes with the same texels, and with the same\n"
+    "                    instructions but in the halo-stage kernel (which computes its one\n"
+    "                    channel only): it shows what costs per texel rather than per byte;\n"
+    "                    r16f is the FP16 variants at one channel of values that are not\n"
+    "                    normalized; rgba8-custom is rgba8 averaged by a Reduction::Custom\n"
+    "                    whose GLSL averages: what the custom path costs, FP32 only, on the\n"
+    "                    general kernel (Auto) and the halo-stage kernel)\n"
     "  --methods LIST    comma-separated substrings: time only methods whose name holds one\n"
     "                    (e.g. \"fp16 quad,blit\"; default: all)\n"
     "  --cols LIST       strip widths N of the 'cols N' methods (default 1,2,4,8,16; none: no\n"
@@ -161,6 +164,8 @@ struct FormatChoice {
     vkspd::Reduction reduction = vkspd::Reduction::Average;
     VkFormat source = VK_FORMAT_UNDEFINED;  // UNDEFINED: level 0 is uploaded into the image itself
     const char* name = nullptr;  // in the report, CSV, JSON and SVG name; null: the format's name
+    // Dispatched as Reduction::Custom with kAverageGlsl (an average, so the checks are Average's).
+    bool custom = false;
 };
 const FormatChoice kFormats[] = {
     {"rgba8", VK_FORMAT_R8G8B8A8_UNORM},
@@ -170,7 +175,17 @@ const FormatChoice kFormats[] = {
     {"r8", VK_FORMAT_R8_UNORM},
     {"r16f", VK_FORMAT_R16_SFLOAT},
     // Hi-Z: one word (the report's columns are split at spaces, and it names an SVG file).
-    {"d32-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_D32_SFLOAT, "R32_SFLOAT-Min-D32"}};
+    {"d32-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_D32_SFLOAT, "R32_SFLOAT-Min-D32"},
+    {"rgba8-custom", VK_FORMAT_R8G8B8A8_UNORM, vkspd::Reduction::Average, VK_FORMAT_UNDEFINED,
+     "R8G8B8A8_UNORM-custom", true}};
+
+// The custom reduction of the rgba8-custom row: the Average reduction's arithmetic in GLSL.
+const char* kAverageGlsl = R"(
+vec4 vkspdIdentity() { return vec4(0.0); }
+vec4 vkspdAccumulate(vec4 acc, vec4 v, float w) { return acc + w * v; }
+vec4 vkspdCombine(vec4 a, vec4 b) { return a + b; }
+)";
+vkspd::CustomReduction gAverageCustom = nullptr;  // made for the first rgba8-custom subject
 
 // The channels per texel a row's dispatch computes in the halo-stage kernel (Plan::channels): the
 // format's, two for MinMax.
@@ -326,6 +341,10 @@ vkspd::MipGenInfo infoFor(const Subject& s, const Method& m) {
     info.imageMipLevels = s.levels;
     info.before = info.after = kComputeState;
     info.reduction = s.row->reduction;
+    if (s.row->custom) {
+        info.reduction = vkspd::Reduction::Custom;
+        info.customReduction = gAverageCustom;
+    }
     if (s.source) {
         info.source.image = s.source;
         info.source.format = s.row->source;
@@ -1263,7 +1282,7 @@ struct Bench {
     // 16-bit float formats get the FP16 variant with half denormals preserved where the device
     // can (a record of its own); 8-bit formats the one without. Each row's reduction has its own.
     const vkspd::OccupancyRecord* occupancyOf(const Method& m, const FormatChoice& row) const {
-        if (m.kind != Method::SinglePass) return nullptr;
+        if (m.kind != Method::SinglePass || row.custom) return nullptr;  // records of built-in reductions only
         const bool fp16 = m.precision == vkspd::Precision::FP16 || (m.precision == vkspd::Precision::Auto && m.chosenFp16);
         const bool quad = m.path == vkspd::SubgroupPath::Quad || (m.path == vkspd::SubgroupPath::Auto && m.chosenQuad);
         // The library's rules: which flavour a format gets, and whether it is a module of its own.
@@ -1343,7 +1362,7 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             methods.push_back({"floor linear", Method::FloorLinear});
     }
     for (bool fp16 : {true, false}) {
-        if (fp16 && (!fi.fp16Capable || !g.fp16)) continue;
+        if (fp16 && (!fi.fp16Capable || !g.fp16 || s.row->custom)) continue;
         for (bool quad : {true, false}) {
             Method m{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + (quad ? " quad" : " lds"), Method::SinglePass,
                      fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
@@ -1383,7 +1402,7 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
         methods.push_back(def);
     }
     // The tuning options on the FP16 quad variant where it runs, else FP32 quad.
-    const bool fp16 = fi.fp16Capable && g.fp16;
+    const bool fp16 = fi.fp16Capable && g.fp16 && !s.row->custom;
     const Method tuned{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + " quad", Method::SinglePass,
                        fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32, vkspd::SubgroupPath::Quad};
     Method linear = tuned;
@@ -1511,6 +1530,13 @@ void prepareItems(const Bench& b, Runner& run, const Args& a, const Lists& lists
         const VkFormat f = row->format;
         vkspd::FormatInfo fi;
         vkspd::getFormatInfo(f, &fi);
+        if (row->custom && !gAverageCustom) {
+            vkspd::Result r = vkspd::createCustomReduction(b.context, kAverageGlsl, &gAverageCustom);
+            if (!r.ok()) {
+                std::printf("skipping %s: %s\n", rowName(*row).c_str(), r.message.c_str());
+                continue;
+            }
+        }
         if (row->source != VK_FORMAT_UNDEFINED) {
             vkspd::CapabilityQuery q;
             q.format = f;
