@@ -372,9 +372,9 @@ TEST_F(GpuTest, CustomReductionMatchesItsCpuTwin) {
 
 // Kernel::HaloStages runs a custom reduction on its FP32 variant, compiled on first use: odd bases
 // (stage 0 in tiles of the base with a halo), a plain prefix with odd levels after it (on a row of
-// two texels too: axes of one texel in the prefix's quad steps), a thin chain;
-// RGBA32F and RGBA8 UNORM (whose values are normalized: the kernel's other flavour). Kernel::Auto
-// keeps custom reductions on the general kernel.
+// two texels too: axes of one texel in the prefix's quad steps), a thin chain; RGBA32F and RGBA8
+// UNORM (whose values are normalized: the kernel's other flavour). Kernel::Auto keeps custom
+// reductions on the general kernel.
 TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
     vkspd::CustomReduction custom = nullptr;
