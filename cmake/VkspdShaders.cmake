@@ -120,9 +120,13 @@ foreach(stage vert frag)
   list(APPEND VKSPD_SHADER_OUTPUTS ${out})
 endforeach()
 
-# GLSL text of the compute shader and the files it includes, for shaderc.
-foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON})
+# GLSL text for shaderc: the compute shader and the files it includes, and the plain-chain and
+# halo-stage kernels' (custom reductions on the halo-stage kernel), as NAME.text.inc.
+foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON} ${VKSPD_PLAIN_SOURCE})
   get_filename_component(fname ${src} NAME)
+  if(src STREQUAL VKSPD_PLAIN_SOURCE)
+    set(fname vkspd_plain.comp)  # the name the library includes, whatever VKSPD_PLAIN_SHADER names
+  endif()
   set(out ${VKSPD_SHADER_DIR}/${fname}.text.inc)
   add_custom_command(
     OUTPUT ${out}
@@ -132,15 +136,5 @@ foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON}
     VERBATIM)
   list(APPEND VKSPD_SHADER_OUTPUTS ${out})
 endforeach()
-
-# The plain-chain and halo-stage kernels' text, for custom reductions on the halo-stage kernel.
-set(out ${VKSPD_SHADER_DIR}/vkspd_plain.comp.text.inc)
-add_custom_command(
-  OUTPUT ${out}
-  COMMAND ${CMAKE_COMMAND} -DIN=${VKSPD_PLAIN_SOURCE} -DOUT=${out} -P ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
-  DEPENDS ${VKSPD_PLAIN_SOURCE} ${PROJECT_SOURCE_DIR}/cmake/EmbedText.cmake
-  COMMENT "embed vkspd_plain.comp"
-  VERBATIM)
-list(APPEND VKSPD_SHADER_OUTPUTS ${out})
 
 add_custom_target(vkspd_shaders DEPENDS ${VKSPD_SHADER_OUTPUTS})

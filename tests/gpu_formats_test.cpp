@@ -326,6 +326,20 @@ void cpuAccumulate(double acc[4], const double v[4], double w) {
     acc[3] = std::max(acc[3], v[3]);
 }
 
+// The CPU reference's options for kMaxAlphaGlsl (its CPU twin).
+struct MaxAlphaReference {
+    vkspd::CpuReduction cpu;
+    vkspd::ReferenceOptions options;
+    MaxAlphaReference() {
+        cpu.identity = cpuIdentity;
+        cpu.accumulate = cpuAccumulate;
+        options.reduction = vkspd::Reduction::Custom;
+        options.custom = &cpu;
+    }
+    MaxAlphaReference(const MaxAlphaReference&) = delete;  // options points at cpu
+    MaxAlphaReference& operator=(const MaxAlphaReference&) = delete;
+};
+
 }  // namespace
 
 TEST_F(GpuTest, CustomReductionMatchesItsCpuTwin) {
@@ -338,12 +352,8 @@ TEST_F(GpuTest, CustomReductionMatchesItsCpuTwin) {
     EXPECT_EQ(again, custom);
     vkspd::destroyCustomReduction(h->context, again);
 
-    vkspd::CpuReduction cpu;
-    cpu.identity = cpuIdentity;
-    cpu.accumulate = cpuAccumulate;
-    vkspd::ReferenceOptions o;
-    o.reduction = vkspd::Reduction::Custom;
-    o.custom = &cpu;
+    const MaxAlphaReference reference;
+    const vkspd::ReferenceOptions& o = reference.options;
     for (VkFormat format : {VK_FORMAT_R32G32B32A32_SFLOAT}) {
         // kOddSizes: the three-tap weights, tile edges and corners, where a reduction's accumulate
         // and combine both run (the axes of one texel are the built-in reductions' code).
@@ -380,12 +390,8 @@ TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
     vkspd::CustomReduction custom = nullptr;
     vkspd::Result r = vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &custom);
     ASSERT_TRUE(r.ok()) << r.message;
-    vkspd::CpuReduction cpu;
-    cpu.identity = cpuIdentity;
-    cpu.accumulate = cpuAccumulate;
-    vkspd::ReferenceOptions o;
-    o.reduction = vkspd::Reduction::Custom;
-    o.custom = &cpu;
+    const MaxAlphaReference reference;
+    const vkspd::ReferenceOptions& o = reference.options;
     struct Case {
         VkFormat format;
         uint32_t w, h;
