@@ -375,12 +375,9 @@ void destroyContextObject(ContextT* c) {
                 for (auto& byFlavour : byPath)
                     for (VkPipeline p : byFlavour) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
     for (auto& entry : c->plainPipelines) c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
+    // Each custom reduction's pipelines (its ranged ones leave rangedPipelines), then the rest.
+    for (auto& entry : c->customReductions) destroyCustomPipelines(c, entry.second.get());
     for (auto& entry : c->rangedPipelines) c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
-    for (auto& entry : c->customReductions) {
-        for (VkPipeline p : entry.second->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
-        for (auto& halo : entry.second->haloPipelines)
-            c->fn.vkDestroyPipeline(c->device(), halo.second, c->allocator());
-    }
     for (auto& entry : c->levelPipelines) {
         c->fn.vkDestroyPipeline(c->device(), entry.second.second, c->allocator());
         c->fn.vkDestroyRenderPass(c->device(), entry.second.first, c->allocator());

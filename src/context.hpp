@@ -230,6 +230,10 @@ Result compileSinglePass(Context context, const std::string* customSource, uint3
 // reduction `customSource`: VKSPD_HALO=2 with `oddBase`, else 1.
 Result compileHaloKernel(Context context, const std::string& customSource, bool oddBase,
                          std::vector<uint32_t>* words);
+// Destroys a custom reduction's pipelines: its general-kernel ones, its halo-stage kernel's and
+// its entries of rangedPipelines (src/custom.cpp). The caller holds pipelineMutex, or is the
+// context's destruction.
+void destroyCustomPipelines(Context context, CustomReductionT* reduction);
 // Whether compileSinglePass can run (the library was built with shaderc).
 bool runtimeCompilerAvailable();
 // The plain-chain pipeline of a built-in reduction (quad), created on first use; `halfDenormals`
