@@ -65,6 +65,8 @@ typedef uint32_t uint;
 #define VKSPD_FLAG_EXPAND_MINMAX 8u    // the source has one channel: MinMax starts from (v, v)
 #define VKSPD_FLAG_LINEAR_FETCH 16u    // Average, quad path: level 1 of even tiles as one bilinear
                                        // sample (the source is bound with a LINEAR sampler)
+#define VKSPD_FLAG_PLAIN_SUMS 32u      // the summed-levels kernel on a plain chain (P = 6): every
+                                       // later level a plain 2x2 reduction, made in one pass
 
 // Specialization constants (constant_id). vkspd_plain.comp takes the sRGB encoding as one
 // (VKSPD_FLAG_SRGB is set as well): its pipelines are made per encoding.

@@ -138,6 +138,32 @@ void footprint(int L, SumLevel lv, ivec2 j, out ivec2 size, out ivec2 mine) {
     mine = min(hi, gBlockHi) - max(lo, gBlockLo);
 }
 
+// Share v of the texel whose record starts at `record` into its words (relaxed: the arrival that
+// follows releases them).
+void addShare(uint record, vec4 v) {
+    [[unroll]] for (int c = 0; c < 4; ++c) {
+        uint word = sumWord(v[c], c), at = record + pc.sumTexels * uint(c + 1);
+        if (uint(c) >= pc.channels || word == 0u) continue;
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
+        atomicAdd(counters[at], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+#else
+        atomicMax(counters[at], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+#endif
+    }
+}
+
+// The texel whose record starts at `record`, combined from every share, by the arrival that
+// completed it; its words are left at zero for the next dispatch.
+vec4 takeCombined(uint record) {
+    vec4 v = vec4(0.0);
+    [[unroll]] for (int c = 0; c < 4; ++c) {
+        if (uint(c) < pc.channels)
+            v[c] = sumValue(atomicExchange(counters[record + pc.sumTexels * uint(c + 1)], 0u, gl_ScopeDevice,
+                                           gl_StorageSemanticsBuffer, gl_SemanticsRelaxed), c);
+    }
+    return v;
+}
+
 // Every level past the prefix, after the barrier that follows stageZeroStrip.
 void sumLevels(uint lane) {
     const int levels = int(pc.levels);
@@ -162,16 +188,7 @@ void sumLevels(uint lane) {
                 storeLevelInRange(L, j, sumStored(v));
                 continue;
             }
-            uint record = sumRecord(L, j);
-            [[unroll]] for (int c = 0; c < 4; ++c) {
-                uint word = sumWord(v[c], c), at = record + pc.sumTexels * uint(c + 1);
-                if (uint(c) >= pc.channels || word == 0u) continue;
-#if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE
-                atomicAdd(counters[at], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-#else
-                atomicMax(counters[at], word, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-#endif
-            }
+            addShare(sumRecord(L, j), v);
         }
         barrier();
         above = lv;
@@ -201,14 +218,45 @@ void sumLevels(uint lane) {
         if (all(equal(mine, size))) continue;  // final: stored with its share
         uint record = sumRecord(L, j);
         if (!arrive(record, uint(mine.x * mine.y), uint(size.x * size.y))) continue;
-        vec4 v = vec4(0.0);
-        [[unroll]] for (int c = 0; c < 4; ++c) {
-            if (uint(c) < pc.channels)
-                v[c] = sumValue(atomicExchange(counters[record + pc.sumTexels * uint(c + 1)], 0u, gl_ScopeDevice,
-                                               gl_StorageSemanticsBuffer, gl_SemanticsRelaxed), c);
-        }
-        storeLevelInRange(L, j, sumStored(v));
+        storeLevelInRange(L, j, sumStored(takeCombined(record)));
     }
+}
+
+// Every level past the prefix of a plain chain (VKSPD_FLAG_PLAIN_SUMS: P = 6, the block one row of
+// the strip's level-6 texels), after the barrier that follows stageZeroStrip. There texel j of
+// level L reduces the level-P texels j f .. j f + f - 1 per axis, all of the same weight, where
+// f = extent(P) / extent(L) (a power of two; 1 on an axis of one texel). So one pass makes every
+// share: a lane per texel the block touches, of any level (at most 32 + the later levels, within
+// the group), reduces its part of the block, puts it into the texel's words and arrives, its
+// release ordering its own words. No barrier between levels or before the arrivals: the lane that
+// adds a share is the lane that arrives with it.
+void sumPlainLevels(uint lane) {
+    const uvec2 extentP = levelExtent(gPrefixLevels);
+    int e = int(lane), L = 0;
+    ivec2 f = ivec2(1), j = ivec2(0);
+    for (int k = gPrefixLevels + 1; k <= int(pc.levels); ++k) {
+        ivec2 fk = ivec2(extentP / levelExtent(k)), lo = gBlockLo / fk, n = (gBlockHi - 1) / fk - lo + 1;
+        if (L == 0 && e < n.x * n.y) {
+            L = k;
+            f = fk;
+            j = lo + ivec2(e % n.x, e / n.x);
+        }
+        e -= n.x * n.y;
+    }
+    if (L == 0) return;
+    ivec2 lo = max(j * f, gBlockLo), hi = min(j * f + f, gBlockHi), mine = hi - lo;
+    float w = 1.0 / float(f.x * f.y);
+    vec4 v = rIdentity();
+    for (int y = lo.y; y < hi.y; ++y)
+        for (int x = lo.x; x < hi.x; ++x)
+            v = rAccumulate(v, vec4(sBlock[(y - gBlockLo.y) * gBlockWidth + x - gBlockLo.x]), w);
+    if (mine.x * mine.y == f.x * f.y) {  // the texel's footprint lies in the block: final
+        storeLevelInRange(L, j, sumStored(v));
+        return;
+    }
+    uint record = sumRecord(L, j);
+    addShare(record, v);
+    if (arrive(record, uint(mine.x * mine.y), uint(f.x * f.y))) storeLevelInRange(L, j, sumStored(takeCombined(record)));
 }
 
 void main() {
@@ -227,5 +275,10 @@ void main() {
     gBlockWidth = gBlockHi.x - gBlockLo.x;
     stageZeroStrip(first, count, gPrefixLevels, lane, mortonPosition(lane), false);
     barrier();
-    sumLevels(lane);
+    // A run-time branch, not a specialization constant: the pass alone in a pipeline (the other
+    // specialized out) left some of its texels unstored on lavapipe (Mesa 22.3).
+    if ((pc.flags & VKSPD_FLAG_PLAIN_SUMS) != 0u)
+        sumPlainLevels(lane);
+    else
+        sumLevels(lane);
 }

@@ -465,21 +465,25 @@ uint32_t summedTilesPerGroup(const Plan& plan) {
     return per;
 }
 
-bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16) {
+bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16, uint32_t tailTiles,
+                     uint32_t tailPer) {
     if (!plan->sums.prefix) return false;
     const uint32_t side = VKSPD_TILE >> plan->sums.prefix;
     auto fits = [&](uint32_t per) {
         return per * side * side <= VKSPD_SUM_BLOCK && sumSharesBound(*plan, per) <= sumSharesCapacity(fp16);
     };
     if (!fits(1)) return false;
-    uint32_t per = requested ? tilesPerGroupFor(*plan, requested, texelBytes) : summedTilesPerGroup(*plan);
+    uint32_t per = requested || plan->plain ? tilesPerGroupFor(*plan, requested, texelBytes) : summedTilesPerGroup(*plan);
     while (per > 1 && !fits(per)) per /= 2;
     plan->tilesPerGroup = per;
     plan->haloStages = false;
     plan->summedLevels = true;
     plan->warmTexel = 0;
     setLayout(plan, plan->sums.texels * (1 + plan->channels), 0);
-    setTail(plan, 0, 1);
+    if (plan->plain)
+        setTail(plan, tailTiles, tailPer);
+    else
+        setTail(plan, 0, 1);
     return true;
 }
 
@@ -489,7 +493,7 @@ shader::SumPushConstants sumPushConstantsFor(const Plan& plan) {
     pc.extentY = plan.height;
     pc.levels = plan.levels;
     pc.stages = 1;
-    pc.flags = 0;
+    pc.flags = plan.plain ? VKSPD_FLAG_PLAIN_SUMS : 0u;  // P = 6: every later level in one pass
     pc.channels = plan.channels;
     pc.countersPerLayer = plan.countersPerLayer;
     pc.dataPerLayer = 0;

@@ -282,7 +282,8 @@ bool autoSummedLevels(const Tuning& tuning, const MipGenInfo& info, uint64_t ran
     const bool linearFetch = req->linearFetch;
     if (!refusalAfterAutoFetch(sumsKernelRefusal, tuning, info, req).empty()) return false;
     Plan summed = plan;
-    if (!useSummedLevels(&summed, tuning.tilesPerGroup, req->decision.format.bytesPerTexel, req->fp16) ||
+    if (!useSummedLevels(&summed, tuning.tilesPerGroup, req->decision.format.bytesPerTexel, req->fp16,
+                         tuning.tailTiles, tuning.tailTilesPerGroup) ||
         summed.counterBytes > rangeLimit) {
         req->linearFetch = linearFetch;
         return false;
@@ -300,7 +301,8 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
     if (tuning.kernel == Kernel::General) return {};
     if (tuning.kernel == Kernel::SummedLevels) {
         std::string refusal = sumsKernelRefusal(tuning, *req);
-        if (refusal.empty() && !useSummedLevels(&req->plan, per, req->decision.format.bytesPerTexel, req->fp16))
+        if (refusal.empty() && !useSummedLevels(&req->plan, per, req->decision.format.bytesPerTexel, req->fp16,
+                                                tuning.tailTiles, tuning.tailTilesPerGroup))
             refusal = "even a strip of one tile has more shares of the later levels than its shared memory holds";
         if (!refusal.empty())
             return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::SummedLevels: " + refusal + "; use Kernel::General or Auto");

@@ -25,6 +25,7 @@ struct SumsCase {
     uint32_t tilesPerGroup = 0;
     vkspd::Fetch fetch = vkspd::Fetch::Auto;
     vkspd::Reduction reduction = vkspd::Reduction::Average;
+    uint32_t tailTiles = 0, tailTilesPerGroup = 0;  // Tuning's, which plain chains take
 };
 
 std::string nameOf(const SumsCase& c) {
@@ -32,7 +33,8 @@ std::string nameOf(const SumsCase& c) {
     vkspd::getFormatInfo(c.format, &fi);
     return std::string(fi.name) + " " + std::to_string(c.w) + "x" + std::to_string(c.h) + " x" +
            std::to_string(c.layers) + (c.fp16 ? " fp16" : " fp32") + " tiles " + std::to_string(c.tilesPerGroup) +
-           " reduction " + std::to_string(int(c.reduction));
+           " reduction " + std::to_string(int(c.reduction)) +
+           (c.tailTiles ? " tail " + std::to_string(c.tailTiles) + "/" + std::to_string(c.tailTilesPerGroup) : "");
 }
 
 // Generates every level of every layer with the summed-levels kernel, `calls` times over the same
@@ -52,6 +54,8 @@ void expectSummedChain(Harness* h, const SumsCase& c, uint32_t calls = 1,
     vkspd::Tuning tuning;
     tuning.kernel = vkspd::Kernel::SummedLevels;
     tuning.tilesPerGroup = c.tilesPerGroup;
+    tuning.tailTiles = c.tailTiles;
+    tuning.tailTilesPerGroup = c.tailTilesPerGroup;
     info.tuning = &tuning;
     Described d;
     vkspd::Result r = describe(h->context, info, &d);
@@ -63,6 +67,10 @@ void expectSummedChain(Harness* h, const SumsCase& c, uint32_t calls = 1,
     EXPECT_LT(d.levelsPerStage[0], img.levels - 1) << what;
     if (c.tilesPerGroup) {
         EXPECT_LE(d.tilesPerGroup, c.tilesPerGroup) << what;
+    }
+    if (c.tailTiles) {
+        EXPECT_EQ(d.tailTilesPerGroup, c.tailTilesPerGroup) << what;
+        EXPECT_LT(d.tailRow, (c.h + 63) / 64) << what;
     }
     for (uint32_t call = 0; call < calls; ++call) {
         h->upload(img, level0.data());
@@ -111,6 +119,34 @@ TEST_F(GpuTest, SummedLevelsMatchReferenceAtScreenAndThinSizes) {
     for (const SumsCase& c : cases) expectSummedChain(h, c);
 }
 
+// Plain chains (a prefix of six levels, every later level a plain 2x2 reduction of the one above),
+// whose later levels are made in one pass: layers, strips of 1 to 32 tiles (capped at the tile
+// columns), a tail of shorter strips, an axis that reaches one texel before or after level 6 (128x1,
+// 8192x64, 64x4096), sRGB, 16-bit UNORM, and Min, Max and MinMax bit for bit.
+TEST_F(GpuTest, SummedLevelsOfPlainChainsInOnePass) {
+    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    const bool f = h->fp16;
+    using R = vkspd::Reduction;
+    const vkspd::Fetch a = vkspd::Fetch::Auto, l = vkspd::Fetch::Load;
+    const SumsCase cases[] = {
+        {VK_FORMAT_R8G8B8A8_UNORM, 512, 512, 3, f},                 // levels 7-9 of three layers
+        {VK_FORMAT_R8G8B8A8_UNORM, 1024, 256, 1, false, 32},        // 32 capped at 16 tile columns
+        {VK_FORMAT_R8G8B8A8_UNORM, 2048, 512, 1, f, 8, a, R::Average, 64, 1},  // the last 2 rows in strips of 1
+        {VK_FORMAT_R8G8B8A8_UNORM, 1024, 1024, 1, f, 2, l, R::Average, 256, 1},
+        {VK_FORMAT_R8G8B8A8_UNORM, 128, 1, 1, f},                   // level 7 of two strips' texels
+        {VK_FORMAT_R8_UNORM, 8192, 64, 1, false, 4},                // level 6 is one row
+        {VK_FORMAT_R8G8B8A8_SRGB, 64, 4096, 1, f},                  // level 6 is one column
+        {VK_FORMAT_B8G8R8A8_SRGB, 256, 1024, 1, false, 1},
+        {VK_FORMAT_R16G16B16A16_UNORM, 1024, 1024, 1, false, 0, l},
+        {VK_FORMAT_R32_SFLOAT, 1024, 512, 2, false, 0, a, R::Min},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 512, 512, 1, f, 4, l, R::Max},
+        {VK_FORMAT_R32G32_SFLOAT, 256, 1024, 1, false, 16, a, R::MinMax},
+    };
+    for (const SumsCase& c : cases) expectSummedChain(h, c);
+    // Every record the last arrival read is left at zero for the next call.
+    expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 1, f}, 40);
+}
+
 // Every format it takes (UNORM and sRGB of 1 to 4 channels, 16-bit UNORM, A2B10G10R10) on both
 // precisions where the format allows FP16, through loads and, where Auto takes it, the sampler.
 TEST_F(GpuTest, SummedLevelsOfEveryUnitFormat) {
@@ -145,6 +181,9 @@ TEST_F(GpuTest, SummedLevelsHoldAtTheExtremes) {
     expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, h->fp16}, 1, ones);
     expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, false}, 1, stripes);
     expectSummedChain(h, {VK_FORMAT_R16G16B16A16_UNORM, 2048, 2048, 1, false}, 1, ones);
+    // A plain chain's top texels combine the shares of 512 strips (levels 7-14 of 16384x1024).
+    expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 16384, 1024, 1, h->fp16}, 1, ones);
+    expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 16384, 1024, 1, false}, 1, stripes);
 }
 
 // Requests it cannot run get an error naming the rule, and record nothing.

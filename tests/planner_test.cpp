@@ -673,8 +673,9 @@ TEST(Planner, SummedLevelsFollowThePlainPrefix) {
     EXPECT_FALSE(p.summedLevels);
 }
 
-// The summed-levels kernel's own strips: the fewest tiles per group (a power of two) that leave at
-// most kSumMaxGroups groups over all layers, capped where the block or its shares would not fit.
+// The summed-levels kernel's own strips, after a prefix shorter than six levels: the fewest tiles
+// per group (a power of two) that leave at most kSumMaxGroups groups over all layers, capped where
+// the block or its shares would not fit.
 TEST(Planner, SummedLevelsTakeStripsOfAtMostTheirGroupCount) {
     struct Case {
         uint32_t w, h, layers, tiles;
@@ -684,13 +685,12 @@ TEST(Planner, SummedLevelsTakeStripsOfAtMostTheirGroupCount) {
         {1000, 600, 1, 1},    // 16x10: 160
         {1000, 600, 4, 2},    // 640 tiles over the layers: 320 groups in strips of 2
         {2560, 1440, 1, 4},   // 40x23: 460 in 2, 230 in 4
-        {2048, 2048, 1, 4},   // 32x32: 256 in 4
         {3840, 2160, 1, 8},   // 60x34: 510 in 4, 272 in 8
         {1600, 900, 1, 1},    // 25x15: 375
         {12, 20, 1, 1},       // one tile
-        {32768, 64, 1, 2},    // one row of 512 tiles: 256 groups in strips of 2
-        {8192, 4096, 1, 32},  // 128x64 tiles: 256 groups in 32
-        {16384, 16384, 1, 32},  // 256x256 tiles: strips of 32, the most, still 2048 groups
+        {32736, 64, 1, 2},    // one row of 512 tiles (P = 5): 256 groups in strips of 2
+        {8160, 4096, 1, 32},  // 128x64 tiles (P = 5): 256 groups in 32
+        {16352, 16352, 1, 32},  // 256x256 tiles (P = 5): strips of 32, the most, still 2048 groups
     };
     for (const Case& c : cases) {
         Plan p = plan(c.w, c.h, UINT32_MAX, c.layers, 4);
@@ -708,6 +708,58 @@ TEST(Planner, SummedLevelsTakeStripsOfAtMostTheirGroupCount) {
     EXPECT_EQ(p.tilesPerGroup, 1u);
     ASSERT_TRUE(vkspd::useSummedLevels(&p, 16, 4, true));
     EXPECT_EQ(p.tilesPerGroup, 4u);
+}
+
+// On a plain chain (P = 6, every later level made in one pass) the summed-levels kernel takes the
+// plain-chain kernel's schedule: its tiles per group and its tail, and tells the shader
+// (VKSPD_FLAG_PLAIN_SUMS); a chain with an odd level past its prefix keeps its own strips, no tail
+// and no flag.
+TEST(Planner, SummedLevelsOnPlainChainsTakeThePlainKernelsSchedule) {
+    struct Case {
+        uint32_t w, h, layers, tiles;
+        bool tail;
+    };
+    const Case cases[] = {
+        {2048, 2048, 1, 4, false},    // 32x32 tiles: 256 groups in strips of 4
+        {4096, 4096, 1, 8, false},    // 64x64: 512 in 8
+        {8192, 8192, 1, 8, true},     // 128x128: the tail rule's last 2048 tiles in strips of 2
+        {16384, 16384, 1, 8, true},
+        {32768, 64, 1, 2, false},     // one row of 512 tiles: 256 groups in strips of 2
+        {1024, 1024, 4, 4, false},    // 16x16 tiles over 4 layers: 256 groups in strips of 4
+        {128, 128, 1, 1, false},      // 2x2 tiles: one a group
+    };
+    for (const Case& c : cases) {
+        const std::string what = std::to_string(c.w) + "x" + std::to_string(c.h) + " x" + std::to_string(c.layers);
+        Plan p = plan(c.w, c.h, UINT32_MAX, c.layers, 4);
+        ASSERT_TRUE(p.plain) << what;
+        ASSERT_EQ(p.sums.prefix, 6u) << what;
+        Plan plainKernel = p;
+        plainKernel.tilesPerGroup = vkspd::tilesPerGroupFor(plainKernel, 0, 4);
+        vkspd::setTail(&plainKernel, 0, 0);
+        ASSERT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true)) << what;
+        EXPECT_EQ(p.tilesPerGroup, c.tiles) << what;
+        EXPECT_EQ(p.tilesPerGroup, plainKernel.tilesPerGroup) << what;
+        EXPECT_EQ(p.tailRow, plainKernel.tailRow) << what;
+        EXPECT_EQ(p.tailTilesPerGroup, plainKernel.tailTilesPerGroup) << what;
+        EXPECT_EQ(p.tailRow < p.stages[0].tilesY, c.tail) << what;
+        EXPECT_EQ(p.groupsY(), plainKernel.groupsY()) << what;
+        const vkspd::shader::SumPushConstants pc = vkspd::sumPushConstantsFor(p);
+        EXPECT_EQ(pc.flags, VKSPD_FLAG_PLAIN_SUMS) << what;
+        EXPECT_EQ(pc.tail, (p.tailRow << 8) | p.tailTilesPerGroup) << what;
+    }
+    // A request and a tail of the caller's are taken as by the plain kernel.
+    Plan p = plan(2048, 2048);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 16, 4, true, 256, 4));
+    EXPECT_EQ(p.tilesPerGroup, 16u);
+    EXPECT_EQ(p.tailRow, 24u);  // the last 256 tiles: 8 rows of 32
+    EXPECT_EQ(p.tailTilesPerGroup, 4u);
+    EXPECT_EQ(p.groupsY(), 24u + 8u * 4u);
+    // After a prefix of fewer levels: no tail, whatever the request, and no flag.
+    p = plan(1920, 1080);
+    ASSERT_FALSE(p.plain);
+    ASSERT_TRUE(vkspd::useSummedLevels(&p, 0, 4, true, 256, 1));
+    EXPECT_EQ(p.tailRow, p.stages[0].tilesY);
+    EXPECT_EQ(vkspd::sumPushConstantsFor(p).flags, 0u);
 }
 
 TEST(Planner, SummedLevelsRefuseChainsWithoutAPrefixOrALaterLevel) {
@@ -785,7 +837,9 @@ TEST(Planner, SummedLevelSharesFitSharedMemoryForEveryStrip) {
                         most = std::max(most, stripShares(p, tx, ty, std::min(per, p.stages[0].tilesX - tx)));
                 EXPECT_LE(most, bound) << what;
                 EXPECT_EQ(p.groupsX(), (p.stages[0].tilesX + per - 1) / per) << what;
-                EXPECT_EQ(p.groupsY(), p.stages[0].tilesY) << what;
+                if (!p.plain) {
+                    EXPECT_EQ(p.groupsY(), p.stages[0].tilesY) << what;  // a tail on plain chains only
+                }
             }
         }
     }

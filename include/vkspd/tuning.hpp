@@ -59,7 +59,10 @@ enum class Kernel {
                    ///< a SourceImage only with Fetch::Load or Auto, groupColumns 0 and a range
                    ///< with a level past the prefix; elsewhere an error naming the rule
                    ///< (VK_ERROR_FEATURE_NOT_PRESENT). tilesPerGroup is capped so that a strip's
-                   ///< share of the later levels fits its shared memory.
+                   ///< share of the later levels fits its shared memory. On a plain chain (every
+                   ///< level a 2x2 reduction: 2048x2048, 4096x4096) the prefix is six levels and
+                   ///< every later level is made in one pass, with the plain-chain kernel's
+                   ///< strips and tail.
 };
 
 /// Scheduling overrides for one generateMips call (MipGenInfo::tuning). Zero members mean the
@@ -75,15 +78,15 @@ struct Tuning {
     /// summed-levels kernel the same where asked, and by default the fewest tiles (a power of two)
     /// that leave at most 384 workgroups over all layers (strips of 2 at 1920x1080, 4 at
     /// 2560x1440), capped so that a strip's share of the later levels fits its shared memory, and
-    /// no tail.
+    /// no tail; on a plain chain the plain-chain kernel's rule and tail.
     uint32_t tilesPerGroup = 0;
-    /// Plain-chain kernel: the last `tailTiles` tiles of each layer's base, rounded up to whole
-    /// tile rows, run in strips of `tailTilesPerGroup`, so the workgroups that start last end
-    /// sooner. tailTilesPerGroup 0 = the default rule (from 128x128 tiles per layer on, the last
-    /// 2048 tiles in strips of 2; no tail below); else a power of two up to kMaxTilesPerGroup (an
-    /// error otherwise). tailTiles 0, or tailTilesPerGroup not below the resolved tilesPerGroup,
-    /// means no tail. The tail loses rows where it would take the dispatch past 65535 rows of
-    /// workgroups.
+    /// Plain-chain kernel, and the summed-levels kernel on a plain chain: the last `tailTiles`
+    /// tiles of each layer's base, rounded up to whole tile rows, run in strips of
+    /// `tailTilesPerGroup`, so the workgroups that start last end sooner. tailTilesPerGroup 0 =
+    /// the default rule (from 128x128 tiles per layer on, the last 2048 tiles in strips of 2; no
+    /// tail below); else a power of two up to kMaxTilesPerGroup (an error otherwise). tailTiles
+    /// 0, or tailTilesPerGroup not below the resolved tilesPerGroup, means no tail. The tail
+    /// loses rows where it would take the dispatch past 65535 rows of workgroups.
     uint32_t tailTiles = 0;
     uint32_t tailTilesPerGroup = 0;  ///< Tiles per workgroup of the tail (see tailTiles).
     /// General kernel: group-ID tiling (Bavoil, "Optimizing Compute Shaders for L2 Locality using

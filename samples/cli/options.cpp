@@ -418,7 +418,8 @@ std::string helpText() {
            "                     prefix: 64x64 tiles one group reduces, a power of two from 1 to " +
            std::to_string(vkspd::kMaxTilesPerGroup) + "\n"
            "                     (default 0: the library's choice); the same output\n"
-           "  --tail T/P         plain-chain kernel: the last T tiles (whole tile rows) in strips of P\n"
+           "  --tail T/P         plain-chain kernel (and the summed-levels kernel on a plain chain):\n"
+           "                     the last T tiles (whole tile rows) in strips of P\n"
            "                     tiles, so the last groups to start end sooner (0/1: none; default:\n"
            "                     the library's rule, 2048/2 from 128x128 tiles); the same output\n"
            "  --device N|NAME    device by index or by part of its name (default: the first\n"
