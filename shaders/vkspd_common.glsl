@@ -180,6 +180,25 @@ VEC reduce4(VEC a, VEC b, VEC c, VEC d) {
 #endif
 }
 
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_CUSTOM
+// The caller's reduction of texels a (x, y), b (x+1, y), c (x, y+1), d (x+1, y+1) of a level of
+// extent `above`, as the reference makes it (docs/FILTER.md): each row's taps with their weights,
+// then the rows with theirs; 1/2 each, but on an axis of one texel its only texel is the one tap,
+// of weight 1 (b, d or c, d are then no taps, whatever they hold). reduce4f's weights are the
+// other case's: where a reduction is not linear in its weights, counting a lone texel as two taps
+// of 1/2 changes the result.
+vec4 customReduce2x2(vec4 a, vec4 b, vec4 c, vec4 d, uvec2 above) {
+    float wx = above.x == 1u ? 1.0 : 0.5, wy = above.y == 1u ? 1.0 : 0.5;
+    vec4 row0 = rAccumulate(rIdentity(), a, wx), row1 = rAccumulate(rIdentity(), c, wx);
+    if (above.x != 1u) {
+        row0 = rAccumulate(row0, b, wx);
+        row1 = rAccumulate(row1, d, wx);
+    }
+    vec4 acc = rAccumulate(rIdentity(), row0, wy);
+    return above.y == 1u ? acc : rAccumulate(acc, row1, wy);
+}
+#endif
+
 // The same from four FP32 values (level 1 from the source, and ping-pong levels).
 vec4 reduce4f(vec4 a, vec4 b, vec4 c, vec4 d) {
 #if VKSPD_REDUCTION == VKSPD_REDUCTION_AVERAGE

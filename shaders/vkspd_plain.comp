@@ -30,8 +30,8 @@
 // before its own tiles, with nothing stored (the warm-up in main).
 //
 // Build-time switches as vkspd.comp: VKSPD_FP16, VKSPD_QUAD (must be 1), VKSPD_REDUCTION
-// (VKSPD_REDUCTION_CUSTOM only for the halo-stage kernel's FP32 variant, compiled at run time with
-// the caller's reduction: src/custom.cpp). The sRGB encoding of the stores is a specialization constant
+// (VKSPD_REDUCTION_CUSTOM only for the FP32 variants of the plain-chain and halo-stage kernels,
+// compiled at run time with the caller's reduction: src/custom.cpp). The sRGB encoding of the stores is a specialization constant
 // (VKSPD_SPEC_SRGB, vkspd_common.glsl), not the push constants' VKSPD_FLAG_SRGB. VKSPD_HALO: 0 the
 // plain-chain kernel, 1 the halo-stage kernel with a plain prefix, 2 the halo-stage kernel whose
 // stage 0 reads an odd base in tiles (kOddBase).
@@ -122,8 +122,12 @@ vec4 loadKept(uint texel) { return DATA_CHANNELS == 4u ? keptData4[gDataBase + t
 // The 2x2 reduction of texels a (x, y), b (x+1, y), c (x, y+1), d (x+1, y+1) of a level of extent
 // `above`, at the variant's precision (levels 3 and 5, from shared memory). On an axis of one
 // texel the destination is that texel (docs/FILTER.md, s == 1): the column or row past it does
-// not exist, so its place is taken by the first.
+// not exist, so its place is taken by the first (a custom reduction takes it as one tap:
+// customReduce2x2).
 VEC reduce2x2(VEC a, VEC b, VEC c, VEC d, uvec2 above) {
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_CUSTOM
+    return VEC(customReduce2x2(vec4(a), vec4(b), vec4(c), vec4(d), above));
+#else
     if (above.x == 1u) {
         b = a;
         d = c;
@@ -133,6 +137,7 @@ VEC reduce2x2(VEC a, VEC b, VEC c, VEC d, uvec2 above) {
         d = b;
     }
     return reduce4(a, b, c, d);
+#endif
 }
 
 // Offset j (0..3) in a 2x2 block: (j & 1, j >> 1), the order of a quad's lanes and of the steps.
@@ -189,6 +194,15 @@ layout(constant_id = VKSPD_SPEC_FINITE) const bool kFiniteValues = false;
 const bool kOddBase = VKSPD_HALO == 2;
 #endif
 
+// A level-1 texel from the 2x2 texels it reads of a level of extent `above`, the texels past an
+// axis of one texel clamped to it: reduce4f for the built-in reductions (for which the clamped
+// texel, read twice, is that axis's reduction), customReduce2x2 for a custom one.
+#if VKSPD_REDUCTION == VKSPD_REDUCTION_CUSTOM
+#define REDUCE_2X2(a, b, c, d, above) customReduce2x2(a, b, c, d, above)
+#else
+#define REDUCE_2X2(a, b, c, d, above) reduce4f(a, b, c, d)
+#endif
+
 // Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
 // sample at the shared corner of its 2x2 (kLinearFetch, or VKSPD_FLAG_LINEAR_FETCH in a pipeline
 // made for loads; the sampler clamps to the edge), or four texel fetches at coordinates clamped to
@@ -207,12 +221,12 @@ vec4 fetchSourceStep(ivec2 tile, ivec2 m, int j) {
             f[q] = sourceTexel(min(p, ivec2(s0) - 1));
             if (all(lessThan(p, ivec2(s0)))) storeLevel(0, p, f[q]);
         }
-        return reduce4f(f[0], f[1], f[2], f[3]);
+        return REDUCE_2X2(f[0], f[1], f[2], f[3], s0);
     }
     if (kLinearFetch || (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u) return linearCorner(t);
     ivec2 hi = ivec2(s0) - 1;
-    return reduce4f(sourceTexel(min(t, hi)), sourceTexel(min(t + ivec2(1, 0), hi)),
-                    sourceTexel(min(t + ivec2(0, 1), hi)), sourceTexel(min(t + ivec2(1, 1), hi)));
+    return REDUCE_2X2(sourceTexel(min(t, hi)), sourceTexel(min(t + ivec2(1, 0), hi)),
+                      sourceTexel(min(t + ivec2(0, 1), hi)), sourceTexel(min(t + ivec2(1, 1), hi)), s0);
 }
 
 #if !VKSPD_SUMS
@@ -231,9 +245,9 @@ vec4 fetchKeptStep(int stage, ivec2 tile, ivec2 m, int j, bool warmUp) {
          c = keptTexel(kept, level, min(t + ivec2(0, 1), hi)), d = keptTexel(kept, level, min(t + ivec2(1, 1), hi));
     // One branch for the four loads, so they go out together (the general loadData branches per load).
     if (DATA_CHANNELS == 4u)
-        return reduce4f(keptData4[gDataBase + a], keptData4[gDataBase + b], keptData4[gDataBase + c],
-                        keptData4[gDataBase + d]);
-    return reduce4f(loadKeptNarrow(a), loadKeptNarrow(b), loadKeptNarrow(c), loadKeptNarrow(d));
+        return REDUCE_2X2(keptData4[gDataBase + a], keptData4[gDataBase + b], keptData4[gDataBase + c],
+                          keptData4[gDataBase + d], extent);
+    return REDUCE_2X2(loadKeptNarrow(a), loadKeptNarrow(b), loadKeptNarrow(c), loadKeptNarrow(d), extent);
 }
 #endif
 

@@ -589,10 +589,10 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel needs quad subgroup operations");
     if (reduction > VKSPD_REDUCTION_CUSTOM) return fail(VK_ERROR_UNKNOWN, "unknown reduction");
     const bool isCustom = reduction == VKSPD_REDUCTION_CUSTOM;
-    if (isCustom && (!halo || sums || fp16))
+    if (isCustom && (sums || fp16))
         return fail(VK_ERROR_FEATURE_NOT_PRESENT,
-                    "custom reductions run on the halo-stage kernel's FP32 variant only, not the plain-chain or "
-                    "summed-levels kernel");
+                    "custom reductions run on the FP32 variants of the plain-chain and halo-stage kernels only, not "
+                    "the summed-levels kernel");
     if (isCustom && !custom) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "no pipeline for this custom reduction");
     if (channels < 1 || channels > 4) return fail(VK_ERROR_UNKNOWN, "a texel has 1 to 4 channels");
     if (sums && halo) return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the summed-levels kernel is not a halo-stage kernel");
@@ -615,15 +615,16 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     }
     // A custom reduction: its module compiled on first use (seconds), outside the lock; a race
     // compiles or creates twice and keeps the first.
-    auto found = custom->haloPipelines.find(key);
-    if (found != custom->haloPipelines.end()) {
+    auto found = custom->plainPipelines.find(key);
+    if (found != custom->plainPipelines.end()) {
         *out = found->second;
         return {};
     }
-    std::vector<uint32_t> words = custom->haloSpirv[odd];
+    const uint32_t module = halo ? (odd ? 2u : 1u) : 0u;  // VKSPD_HALO
+    std::vector<uint32_t> words = custom->plainSpirv[module];
     lock.unlock();
     if (words.empty()) {
-        Result r = compileHaloKernel(c, custom->source, odd, &words);
+        Result r = compilePlainKernel(c, custom->source, module, &words);
         if (!r.ok()) return r;
     }
     VkPipeline pipeline = VK_NULL_HANDLE;
@@ -631,8 +632,8 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
                                      &specialization.info);
     if (!r.ok()) return r;
     lock.lock();
-    if (custom->haloSpirv[odd].empty()) custom->haloSpirv[odd] = std::move(words);
-    auto inserted = custom->haloPipelines.emplace(key, pipeline);
+    if (custom->plainSpirv[module].empty()) custom->plainSpirv[module] = std::move(words);
+    auto inserted = custom->plainPipelines.emplace(key, pipeline);
     if (!inserted.second) c->fn.vkDestroyPipeline(c->device(), pipeline, c->allocator());
     *out = inserted.first->second;
     return {};

@@ -92,11 +92,12 @@ struct vkspd::CustomReductionT {
     std::string source;
     uint32_t references = 0;
     VkPipeline pipelines[2] = {};  // [quad]; null where the device cannot run it
-    // The halo-stage kernel (FP32, quad) with this reduction, compiled on first use: its module per
-    // VKSPD_HALO (index: odd base), and its pipelines by getPlainPipeline's key (guarded by
+    // The plain-chain and halo-stage kernels (FP32, quad) with this reduction, compiled on first
+    // use: their modules by VKSPD_HALO (0 the plain-chain kernel, 1 the halo-stage kernel, 2 its
+    // odd-base module), and their pipelines by getPlainPipeline's key (guarded by
     // ContextT::pipelineMutex).
-    std::vector<uint32_t> haloSpirv[2];
-    std::map<uint32_t, VkPipeline> haloPipelines;
+    std::vector<uint32_t> plainSpirv[3];
+    std::map<uint32_t, VkPipeline> plainPipelines;
 };
 
 struct vkspd::ContextT {
@@ -226,11 +227,11 @@ Result getRangedPipeline(Context context, uint32_t reduction, bool fp16, bool qu
 // (VKSPD_DATA_RANGES; 1: the embedded variants' one). Fails where the library has no shaderc.
 Result compileSinglePass(Context context, const std::string* customSource, uint32_t reduction, bool fp16, bool quad,
                          uint32_t dataRanges, std::vector<uint32_t>* words);
-// Compiles vkspd_plain.comp at run time as the halo-stage kernel (FP32, quad) with the custom
-// reduction `customSource`: VKSPD_HALO=2 with `oddBase`, else 1.
-Result compileHaloKernel(Context context, const std::string& customSource, bool oddBase,
-                         std::vector<uint32_t>* words);
-// Destroys a custom reduction's pipelines: its general-kernel ones, its halo-stage kernel's and
+// Compiles vkspd_plain.comp at run time (FP32, quad) with the custom reduction `customSource`, as
+// the plain-chain kernel (`halo` 0) or the halo-stage kernel (VKSPD_HALO = `halo`, 1 or 2).
+Result compilePlainKernel(Context context, const std::string& customSource, uint32_t halo,
+                          std::vector<uint32_t>* words);
+// Destroys a custom reduction's pipelines: its general-kernel ones, its plain and halo kernels' and
 // its entries of rangedPipelines (src/custom.cpp). The caller holds pipelineMutex, or is the
 // context's destruction.
 void destroyCustomPipelines(Context context, CustomReductionT* reduction);
@@ -245,8 +246,8 @@ bool runtimeCompilerAvailable();
 // `linearFetch`: level 1 through the linear sampler, else texel loads (VKSPD_SPEC_LINEAR);
 // `oddBase`: the halo-stage kernel whose stage 0 reads tiles of the base with a halo (its module
 // built with VKSPD_HALO=2, HaloPlan::oddBase); `sums`: the summed-levels kernel (not `halo`;
-// embeddedSumsSpirv). A custom reduction (`custom`) runs on the halo-stage kernel only, FP32,
-// its module compiled on first use (compileHaloKernel).
+// embeddedSumsSpirv). A custom reduction (`custom`) runs on the plain-chain and halo-stage kernels
+// only, FP32, its module compiled on first use (compilePlainKernel).
 Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeline* pipeline,
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
                         bool halo = false, bool finiteValues = false, uint32_t channels = 4,

@@ -1,6 +1,6 @@
 // Custom reductions (docs/FILTER.md): the caller's GLSL is compiled at run time with shaderc into
 // the single-pass shader, whose text is embedded in the library, once per distinct source text
-// (the general kernel at once, the halo-stage kernel on first use).
+// (the general kernel at once, the plain-chain and halo-stage kernels on first use).
 // The same compiler builds the general kernel's variant for scratch data bound in several ranges
 // (compileSinglePass with VKSPD_DATA_RANGES; docs/DESIGN.md, "Scratch and concurrency").
 #include "context.hpp"
@@ -116,13 +116,14 @@ Result compileSinglePass(Context, const std::string* customSource, uint32_t redu
                          words);
 }
 
-Result compileHaloKernel(Context, const std::string& customSource, bool oddBase, std::vector<uint32_t>* words) {
+Result compilePlainKernel(Context, const std::string& customSource, uint32_t halo, std::vector<uint32_t>* words) {
     return compileKernel(embeddedPlainText(), "vkspd_plain.comp", customSource,
-                         "the custom reduction's halo-stage kernel", true,
+                         halo ? "the custom reduction's halo-stage kernel" : "the custom reduction's plain-chain kernel",
+                         true,
                          {{"VKSPD_FP16", "0"},
                           {"VKSPD_QUAD", "1"},
                           {"VKSPD_REDUCTION", std::to_string(VKSPD_REDUCTION_CUSTOM)},
-                          {"VKSPD_HALO", oddBase ? "2" : "1"}},
+                          {"VKSPD_HALO", std::to_string(halo)}},
                          words);
 }
 
@@ -132,20 +133,20 @@ Result compileSinglePass(Context, const std::string*, uint32_t, bool, bool, uint
     return fail(VK_ERROR_FEATURE_NOT_PRESENT, "this vkspd was built without shaderc (VKSPD_WITH_SHADERC)");
 }
 
-Result compileHaloKernel(Context, const std::string&, bool, std::vector<uint32_t>*) {
+Result compilePlainKernel(Context, const std::string&, uint32_t, std::vector<uint32_t>*) {
     return fail(VK_ERROR_FEATURE_NOT_PRESENT, "this vkspd was built without shaderc (VKSPD_WITH_SHADERC)");
 }
 
 bool runtimeCompilerAvailable() { return false; }
 #endif
 
-// A reduction's pipelines: its two embedded-layout ones, its halo-stage kernel's and those made for
-// data in ranges. The caller holds pipelineMutex.
+// A reduction's pipelines: its two embedded-layout ones, its plain and halo kernels' and those made
+// for data in ranges. The caller holds pipelineMutex.
 void destroyCustomPipelines(Context c, CustomReductionT* reduction) {
     for (VkPipeline p : reduction->pipelines) c->fn.vkDestroyPipeline(c->device(), p, c->allocator());
-    for (const auto& entry : reduction->haloPipelines)
+    for (const auto& entry : reduction->plainPipelines)
         c->fn.vkDestroyPipeline(c->device(), entry.second, c->allocator());
-    reduction->haloPipelines.clear();
+    reduction->plainPipelines.clear();
     for (auto it = c->rangedPipelines.begin(); it != c->rangedPipelines.end();) {
         if (std::get<0>(it->first) != reduction) {
             ++it;

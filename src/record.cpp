@@ -124,15 +124,15 @@ Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
 }
 
 // Kernel::PlainChain only where shaders/vkspd_plain.comp computes the request: a plain chain
-// (Plan::plain), the quad path, a built-in reduction, no SourceImage read through the linear
-// sampler (it copies a source into the base level from the texels it loads) and no group-ID
-// tiling (only the general kernel walks strips). Called on the single pass once req->quad,
-// req->linearFetch and req->groupColumns are known. Empty when allowed, else why not.
+// (Plan::plain), the quad path, no SourceImage read through the linear sampler (it copies a
+// source into the base level from the texels it loads) and no group-ID tiling (only the general
+// kernel walks strips); a custom reduction runs on its FP32 variant, compiled on first use.
+// Called on the single pass once req->quad, req->linearFetch and req->groupColumns are known.
+// Empty when allowed, else why not.
 std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.plain)
         return "the mip range is not a plain chain: some level it reads has an odd extent (other than 1)";
     if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
-    if (req.decision.reduction == VKSPD_REDUCTION_CUSTOM) return "it has no custom reductions";
     if (req.hasSource && req.linearFetch)
         return "it copies a MipGenInfo::source from the texels it loads, not through Fetch::LinearSampler";
     if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
@@ -239,12 +239,12 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
 // us, R32F Min from D32 8196x8196 325 against 1014; on odd bases 255x255 to 8191x8191, RGBA8
 // 4095x4095 128 against 293, RGBA32F 255x255 29.8 against 41.6, 1023x765 and 4095x3 level or
 // faster), but RGBA32F at 1600x900 (a prefix of 2: 38.1-38.3 us against the general kernel's
-// 32.3-37.1); the sampler faster than loads at every size it took.
+// 32.3-37.1); the sampler faster than loads at every size it took. Custom reductions too (its
+// FP32 variant, compiled on first use: RGBA8 averaged by a custom reduction 1920x1080 29.5 against
+// 41.0 us, 3840x2160 47.8 against 85.2, 4095x4095 181.0 against 250.2; docs/PERFORMANCE.md,
+// "Custom reductions on the plain and halo kernels").
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     if (req->plan.halo.stageCount == 0) return;
-    // Custom reductions stay on the general kernel under Auto: the halo-stage kernel takes them
-    // (Kernel::HaloStages), compiled on first use, but has not been timed with one.
-    if (req->decision.reduction == VKSPD_REDUCTION_CUSTOM) return;
     const HaloPlan& halo = req->plan.halo;
     if (req->decision.format.bytesPerTexel >= 16 && !req->hasSource && !halo.oddBase &&
         halo.stages[0].levels == kMinHaloPrefix)
@@ -320,6 +320,9 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
         return {};
     }
     if (tuning.kernel == Kernel::Auto && autoSummedLevels(tuning, info, rangeLimit, req)) return {};
+    // Kernel::Auto keeps a custom reduction of a plain chain on the general kernel: the plain-chain
+    // kernel takes it (Kernel::PlainChain), but has not been timed with one.
+    if (tuning.kernel == Kernel::Auto && req->plan.plain && req->decision.reduction == VKSPD_REDUCTION_CUSTOM) return {};
     // Kernel::Auto keeps Fetch::Auto's choice here: where the plain kernel refuses the sampler
     // (a MipGenInfo::source) the general kernel takes it.
     const std::string refusal = tuning.kernel == Kernel::PlainChain

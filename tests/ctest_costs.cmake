@@ -22,6 +22,7 @@ set_tests_properties(
   GpuTest.LinearSamplerFetchMatchesTheReference PROPERTIES COST 60)
 set_tests_properties(
   GpuTest.HundredsOfBackToBackCallsInOneCommandBuffer
+  GpuTest.CustomReductionWeightsMatchTheFilterOnEveryKernel
   GpuTest.StressEightThreadsMixedSizesFreshContext PROPERTIES COST 42)
 set_tests_properties(
   cli.Cli.CorpusThroughTheCli

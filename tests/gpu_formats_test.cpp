@@ -380,18 +380,49 @@ TEST_F(GpuTest, CustomReductionMatchesItsCpuTwin) {
     vkspd::destroyCustomReduction(h->context, custom);
 }
 
+namespace {
+
+// One chain of `format` (w x h, `layers`) with `custom` on `kernel` (Kernel::Auto: the library's
+// choice), against its CPU twin `o`; returns how it was scheduled.
+Described customChain(Harness* h, vkspd::CustomReduction custom, const vkspd::ReferenceOptions& o,
+                      vkspd::Kernel kernel, VkFormat format, uint32_t w, uint32_t ht, uint32_t layers = 1) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    const std::string what = std::string(fi.name) + " " + std::to_string(w) + "x" + std::to_string(ht) + " x" +
+                             std::to_string(layers) + " kernel " + std::to_string(int(kernel));
+    TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, layers);
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.reduction = vkspd::Reduction::Custom;
+    info.customReduction = custom;
+    vkspd::Tuning tuning;
+    tuning.kernel = kernel;
+    info.tuning = &tuning;
+    Described d;
+    vkspd::Result dr = describe(h->context, info, &d);
+    EXPECT_TRUE(dr.ok()) << what << ": " << dr.message;
+    if (dr.ok()) {
+        EXPECT_FALSE(d.fp16) << what << ": custom reductions run in FP32";
+        auto gpu = runChain(h, img, info, w * 5 + ht);
+        expectChainMatches(img, gpu, 0, img.levels, 0, layers, vkspd::toleranceFor(format, false), "custom " + what,
+                           o);
+    }
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+    return d;
+}
+
+}  // namespace
+
 // Kernel::HaloStages runs a custom reduction on its FP32 variant, compiled on first use: odd bases
 // (stage 0 in tiles of the base with a halo), a plain prefix with odd levels after it (on a row of
 // two texels too: axes of one texel in the prefix's quad steps), a thin chain; RGBA32F and RGBA8
-// UNORM (whose values are normalized: the kernel's other flavour). Kernel::Auto keeps custom
-// reductions on the general kernel.
+// UNORM (whose values are normalized: the kernel's other flavour). Kernel::Auto takes it there too.
 TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
     vkspd::CustomReduction custom = nullptr;
     vkspd::Result r = vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &custom);
     ASSERT_TRUE(r.ok()) << r.message;
     const MaxAlphaReference reference;
-    const vkspd::ReferenceOptions& o = reference.options;
     struct Case {
         VkFormat format;
         uint32_t w, h;
@@ -403,30 +434,97 @@ TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
                           {VK_FORMAT_R32G32B32A32_SFLOAT, 640, 2, false},
                           {VK_FORMAT_R8G8B8A8_UNORM, 255, 133, true}};
     for (const Case& c : cases) {
-        vkspd::FormatInfo fi;
-        vkspd::getFormatInfo(c.format, &fi);
-        const std::string what = std::string(fi.name) + " " + std::to_string(c.w) + "x" + std::to_string(c.h);
-        TestImage img = h->createImage(c.format, c.w, c.h, vkspd::fullMipCount(c.w, c.h), kChainUsage);
-        vkspd::MipGenInfo info = chainInfo(img);
-        info.reduction = vkspd::Reduction::Custom;
-        info.customReduction = custom;
-        Described automatic;
-        ASSERT_TRUE(describe(h->context, info, &automatic).ok()) << what;
-        EXPECT_FALSE(automatic.haloStages) << what << ": Auto keeps custom reductions on the general kernel";
-        vkspd::Tuning tuning;
-        tuning.kernel = vkspd::Kernel::HaloStages;
-        info.tuning = &tuning;
-        Described d;
-        vkspd::Result dr = describe(h->context, info, &d);
-        ASSERT_TRUE(dr.ok()) << what << ": " << dr.message;
+        const std::string what = std::to_string(c.w) + "x" + std::to_string(c.h);
+        const Described d = customChain(h, custom, reference.options, vkspd::Kernel::HaloStages, c.format, c.w, c.h);
         EXPECT_TRUE(d.haloStages) << what;
         EXPECT_EQ(d.oddBaseStage, c.oddBase) << what;
-        EXPECT_FALSE(d.fp16) << what;
-        auto gpu = runChain(h, img, info, c.w * 5 + c.h);
-        expectChainMatches(img, gpu, 0, img.levels, 0, 1, vkspd::toleranceFor(c.format, false),
-                           "custom halo " + what, o);
-        h->destroyImage(img);
-        vkspd::forgetImage(h->context, img.image);
+    }
+    // Auto, where the halo-stage kernel takes the chain (a case of each module, already compiled;
+    // RGBA32F at a prefix of two levels, as 320x180, stays on the general kernel).
+    EXPECT_TRUE(customChain(h, custom, reference.options, vkspd::Kernel::Auto, VK_FORMAT_R32G32B32A32_SFLOAT, 131, 67)
+                    .haloStages);
+    EXPECT_TRUE(customChain(h, custom, reference.options, vkspd::Kernel::Auto, VK_FORMAT_R32G32B32A32_SFLOAT, 640, 360)
+                    .haloStages);
+    vkspd::destroyCustomReduction(h->context, custom);
+}
+
+// Kernel::PlainChain runs a custom reduction on its FP32 variant, compiled on first use: a chain
+// with a later stage (its kept texels and quadrants), rows and columns of one texel, layers, and
+// RGBA8 UNORM. Kernel::Auto keeps custom reductions of plain chains on the general kernel.
+TEST_F(GpuTest, CustomReductionOnThePlainChainKernel) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad operations";
+    vkspd::CustomReduction custom = nullptr;
+    vkspd::Result r = vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &custom);
+    ASSERT_TRUE(r.ok()) << r.message;
+    const MaxAlphaReference reference;
+    struct Case {
+        VkFormat format;
+        uint32_t w, h, layers;
+    };
+    const Case cases[] = {{VK_FORMAT_R32G32B32A32_SFLOAT, 1024, 512, 1},  // levels 7-10 in a later stage
+                          {VK_FORMAT_R32G32B32A32_SFLOAT, 512, 1, 1},
+                          {VK_FORMAT_R32G32B32A32_SFLOAT, 1, 256, 1},
+                          {VK_FORMAT_R32G32B32A32_SFLOAT, 128, 64, 2},
+                          {VK_FORMAT_R8G8B8A8_UNORM, 256, 128, 1}};
+    for (const Case& c : cases) {
+        const Described d =
+            customChain(h, custom, reference.options, vkspd::Kernel::PlainChain, c.format, c.w, c.h, c.layers);
+        EXPECT_TRUE(d.plainChain) << c.w << "x" << c.h;
+    }
+    const Described automatic =
+        customChain(h, custom, reference.options, vkspd::Kernel::Auto, VK_FORMAT_R32G32B32A32_SFLOAT, 128, 64);
+    EXPECT_FALSE(automatic.plainChain || automatic.haloStages || automatic.summedLevels)
+        << "Auto keeps custom reductions of plain chains on the general kernel";
+    vkspd::destroyCustomReduction(h->context, custom);
+}
+
+namespace {
+
+// A reduction that is not linear in its weights: each tap counts with its weight squared, so a
+// lone texel of weight 1 and the same texel taken twice with 1/2 differ (1 against 1/2).
+const char* kSquaredWeightsGlsl = R"(
+vec4 vkspdIdentity() { return vec4(0.0); }
+vec4 vkspdAccumulate(vec4 acc, vec4 v, float w) { return acc + (w * w) * v; }
+vec4 vkspdCombine(vec4 a, vec4 b) { return a + b; }
+)";
+
+void cpuZero(double acc[4]) { acc[0] = acc[1] = acc[2] = acc[3] = 0.0; }
+void cpuSquaredWeights(double acc[4], const double v[4], double w) {
+    for (int k = 0; k < 4; ++k) acc[k] += w * w * v[k];
+}
+
+}  // namespace
+
+// Every kernel gives each tap the weight of docs/FILTER.md, an axis of one texel its only texel
+// with weight 1, as the reference does: chains with rows or columns of one texel at level 0, in
+// the plain prefix and after it, plain (the general and plain-chain kernels) and not (the general
+// and halo-stage kernels).
+TEST_F(GpuTest, CustomReductionWeightsMatchTheFilterOnEveryKernel) {
+    vkspd::CustomReduction custom = nullptr;
+    vkspd::Result r = vkspd::createCustomReduction(h->context, kSquaredWeightsGlsl, &custom);
+    ASSERT_TRUE(r.ok()) << r.message;
+    vkspd::CpuReduction cpu;
+    cpu.identity = cpuZero;
+    cpu.accumulate = cpuSquaredWeights;
+    vkspd::ReferenceOptions o;
+    o.reduction = vkspd::Reduction::Custom;
+    o.custom = &cpu;
+    const VkFormat f = VK_FORMAT_R32G32B32A32_SFLOAT;
+    struct Case {
+        uint32_t w, h;
+        bool plain;
+    };
+    const Case cases[] = {{256, 2, true}, {1, 128, true}, {64, 16, true}, {640, 2, false}, {131, 1, false}, {2, 67, false}};
+    for (const Case& c : cases) {
+        int kernels = 0;
+        if (customChain(h, custom, o, vkspd::Kernel::General, f, c.w, c.h).stages > 0) ++kernels;
+        if (h->quad) {
+            const vkspd::Kernel other = c.plain ? vkspd::Kernel::PlainChain : vkspd::Kernel::HaloStages;
+            const Described d = customChain(h, custom, o, other, f, c.w, c.h);
+            EXPECT_TRUE(c.plain ? d.plainChain : d.haloStages) << c.w << "x" << c.h;
+            ++kernels;
+        }
+        EXPECT_EQ(kernels, h->quad ? 2 : 1) << c.w << "x" << c.h;
     }
     vkspd::destroyCustomReduction(h->context, custom);
 }

@@ -24,12 +24,13 @@ enum class Kernel {
                  ///< the base has at most 1024 64x64 tiles over all layers (1920x1080,
                  ///< 2560x1440, 1000x600; not 3840x2160) and texels are at most 4 bytes; else
                  ///< PlainChain wherever its rules allow it; else HaloStages wherever its rules
-                 ///< allow it (Fetch::Auto keeps its choice where they allow it, else loads), its
-                 ///< scratch fits one range and the reduction is not Custom; General everywhere
-                 ///< else (never an error).
+                 ///< allow it (Fetch::Auto keeps its choice where they allow it, else loads) and
+                 ///< its scratch fits one range; General everywhere else, a Reduction::Custom of a
+                 ///< plain chain included (never an error).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
-                 ///< tiles (docs/DESIGN.md). Needs the quad path, a built-in reduction,
+                 ///< tiles (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant,
+                 ///< compiled with the reduction on first use (seconds). Needs the quad path,
                  ///< groupColumns 0, and a SourceImage (copied into the base level from the texels
                  ///< it loads) only with Fetch::Load or Auto; elsewhere generateMips returns an
                  ///< error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).

@@ -330,7 +330,8 @@ Result queryCapability(Context context, const CapabilityQuery& query, Capability
 /// A texel is made separably: for each source row with a non-zero weight wy, a row result starts
 /// at vkspdIdentity() and accumulates that row's texels with their weights wx; the texel starts at
 /// vkspdIdentity() and accumulates the row results with weights wy. Weights of a texel sum to 1 per
-/// axis. Where a footprint crosses a tile edge, two or four partial results made that way from
+/// axis; on an axis of one texel that texel is the only tap, with weight 1. Where a footprint
+/// crosses a tile edge, two or four partial results made that way from
 /// disjoint parts of it are merged with vkspdCombine, which must therefore agree with accumulating
 /// everything at once (for example: weighted sums with +, minima with min).
 /// On a compile error the Result's message carries the compiler's message. Needs a library built
