@@ -382,6 +382,14 @@ TEST_F(GpuTest, CustomReductionMatchesItsCpuTwin) {
 
 namespace {
 
+// kMaxAlphaGlsl compiled for `h`'s context; null, with the failure reported, where it is not.
+vkspd::CustomReduction maxAlphaReduction(Harness* h) {
+    vkspd::CustomReduction custom = nullptr;
+    vkspd::Result r = vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &custom);
+    EXPECT_TRUE(r.ok()) << r.message;
+    return custom;
+}
+
 // One chain of `format` (w x h, `layers`) with `custom` on `kernel` (Kernel::Auto: the library's
 // choice), against its CPU twin `o`; returns how it was scheduled.
 Described customChain(Harness* h, vkspd::CustomReduction custom, const vkspd::ReferenceOptions& o,
@@ -419,9 +427,8 @@ Described customChain(Harness* h, vkspd::CustomReduction custom, const vkspd::Re
 // UNORM (whose values are normalized: the kernel's other flavour). Kernel::Auto takes it there too.
 TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
-    vkspd::CustomReduction custom = nullptr;
-    vkspd::Result r = vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &custom);
-    ASSERT_TRUE(r.ok()) << r.message;
+    vkspd::CustomReduction custom = maxAlphaReduction(h);
+    ASSERT_NE(custom, nullptr);
     const MaxAlphaReference reference;
     struct Case {
         VkFormat format;
@@ -453,9 +460,8 @@ TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
 // RGBA8 UNORM. Kernel::Auto keeps custom reductions of plain chains on the general kernel.
 TEST_F(GpuTest, CustomReductionOnThePlainChainKernel) {
     if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad operations";
-    vkspd::CustomReduction custom = nullptr;
-    vkspd::Result r = vkspd::createCustomReduction(h->context, kMaxAlphaGlsl, &custom);
-    ASSERT_TRUE(r.ok()) << r.message;
+    vkspd::CustomReduction custom = maxAlphaReduction(h);
+    ASSERT_NE(custom, nullptr);
     const MaxAlphaReference reference;
     struct Case {
         VkFormat format;
