@@ -320,9 +320,6 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
         return {};
     }
     if (tuning.kernel == Kernel::Auto && autoSummedLevels(tuning, info, rangeLimit, req)) return {};
-    // Kernel::Auto keeps a custom reduction of a plain chain on the general kernel: the plain-chain
-    // kernel takes it (Kernel::PlainChain), but has not been timed with one.
-    if (tuning.kernel == Kernel::Auto && req->plan.plain && req->decision.reduction == VKSPD_REDUCTION_CUSTOM) return {};
     // Kernel::Auto keeps Fetch::Auto's choice here: where the plain kernel refuses the sampler
     // (a MipGenInfo::source) the general kernel takes it.
     const std::string refusal = tuning.kernel == Kernel::PlainChain

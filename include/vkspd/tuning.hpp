@@ -25,8 +25,7 @@ enum class Kernel {
                  ///< 2560x1440, 1000x600; not 3840x2160) and texels are at most 4 bytes; else
                  ///< PlainChain wherever its rules allow it; else HaloStages wherever its rules
                  ///< allow it (Fetch::Auto keeps its choice where they allow it, else loads) and
-                 ///< its scratch fits one range; General everywhere else, a Reduction::Custom of a
-                 ///< plain chain included (never an error).
+                 ///< its scratch fits one range; General everywhere else (never an error).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
                  ///< tiles (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant,
