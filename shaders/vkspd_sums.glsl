@@ -275,8 +275,9 @@ void main() {
     gBlockWidth = gBlockHi.x - gBlockLo.x;
     stageZeroStrip(first, count, gPrefixLevels, lane, mortonPosition(lane), false);
     barrier();
-    // A run-time branch, not a specialization constant: the pass alone in a pipeline (the other
-    // specialized out) left some of its texels unstored on lavapipe (Mesa 22.3).
+    // A run-time branch: the pass in a module of its own (the generic path compiled out) was no
+    // faster than the plain-chain kernel, and this module without the branch was slower at first
+    // use at screen sizes (docs/PERFORMANCE.md, "Summed levels on plain chains in one pass").
     if ((pc.flags & VKSPD_FLAG_PLAIN_SUMS) != 0u)
         sumPlainLevels(lane);
     else
