@@ -226,7 +226,7 @@ uint32_t summedTilesPerGroup(const Plan& plan);
 // level-P block (VKSPD_SUM_BLOCK texels) or its shares (sumSharesCapacity) would not fit. A plain
 // chain (Plan::plain: P = 6, every later level made in one pass, VKSPD_FLAG_PLAIN_SUMS) takes the
 // plain kernel's strips instead (tilesPerGroupFor) and its tail (setTail with `tailTiles` and
-// `tailPer`): the same schedule as the kernel it would replace, until its own is measured.
+// `tailPer`): the same schedule as the kernel it would replace.
 // Returns false, with the plan unchanged, where even one tile per group does not fit.
 bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16, uint32_t tailTiles = 0,
                      uint32_t tailPer = 0);
