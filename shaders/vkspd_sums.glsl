@@ -76,8 +76,9 @@ vec4 sumShare(int L, SumLevel lv, SumLevel above, ivec2 j) {
     [[unroll]] for (int b = 0; b < 3; ++b) {
         int y = 2 * j.y + b - above.lo.y;
         if (wy[b] == 0.0 || y < 0 || y >= above.n.y) continue;
-        // The row's three taps loaded together (clamped into the level above), then reduced: a
-        // load behind each tap's test made up to three dependent shared-memory round trips.
+        // The row's three taps loaded together (clamped into the part of the level above that
+        // the block touches), then reduced: a load behind each tap's test made up to three
+        // dependent shared-memory round trips (docs/PERFORMANCE.md, "Summed levels").
         vec4 t[3];
         [[unroll]] for (int a = 0; a < 3; ++a) {
             int k = y * above.n.x + clamp(2 * j.x + a - above.lo.x, 0, above.n.x - 1);
