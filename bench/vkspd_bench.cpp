@@ -122,7 +122,10 @@ const char* kUsageText =
     "                    2047x2047, 2048x2048, 4095x4095, 4096x4096, 8191x8191, 8192x8192 and\n"
     "                    16384x16384, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, d32-min (the Hi-Z row),\n"
-    "                    r8, r16f, rgba8-custom (default: all but the last three; r8 moves a\n"
+    "                    r32f-min, r8, r16f, rgba8-custom (default: all but the last four;\n"
+    "                    r32f-min is the Hi-Z pyramid of an R32_SFLOAT image's own base level,\n"
+    "                    reported as R32_SFLOAT-Min (no copy: on NVIDIA its level 1 is gathered,\n"
+    "                    Fetch::Gather, where d32-min loads its source); r8 moves a\n"
     "                    quarter of rgba8's bytes with the same texels, and with the same\n"
     "                    instructions but in the halo-stage kernel (which computes its one\n"
     "                    channel only): it shows what costs per texel rather than per byte;\n"
@@ -178,6 +181,8 @@ const FormatChoice kFormats[] = {
     {"r16f", VK_FORMAT_R16_SFLOAT},
     // Hi-Z: one word (the report's columns are split at spaces, and it names an SVG file).
     {"d32-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_D32_SFLOAT, "R32_SFLOAT-Min-D32"},
+    // The same pyramid of an R32F image's own base level (no copy).
+    {"r32f-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R32_SFLOAT-Min"},
     {"rgba8-custom", VK_FORMAT_R8G8B8A8_UNORM, vkspd::Reduction::Average, VK_FORMAT_UNDEFINED,
      "R8G8B8A8_UNORM-custom", true}};
 
@@ -230,6 +235,7 @@ struct Method {
     bool chosenHalo = false;   // the default row: Kernel::Auto took the halo-stage kernel
     bool chosenSums = false;   // the default row: Kernel::Auto took the summed-levels kernel
     bool chosenLinear = false;  // the default row: Fetch::Auto took the linear sampler
+    bool chosenGather = false;  // the default row: Fetch::Auto took the gather (no occupancy record)
     bool oddBase = false;       // the halo-stage kernel runs with stage 0 on an odd base
 };
 
@@ -1296,6 +1302,7 @@ struct Bench {
         const bool sums = m.tuning.kernel == vkspd::Kernel::SummedLevels ||
                           (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenSums);
         const bool linear = m.fetch == vkspd::Fetch::LinearSampler || (m.fetch == vkspd::Fetch::Auto && m.chosenLinear);
+        if (m.fetch == vkspd::Fetch::Auto && m.chosenGather) return nullptr;  // the records are per load or sampler
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
                 r.plainChain == plain && r.haloStages == halo && r.summedLevels == sums &&
@@ -1387,11 +1394,13 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             def.chosenHalo = sd.haloStages;
             def.chosenSums = sd.summedLevels;
             def.chosenLinear = d.linearFetch;
+            def.chosenGather = d.gatherFetch;
             def.oddBase = sd.haloStages && sd.oddBaseStage;
             def.name += std::string(" (") +
                         (sd.plainChain ? "plain " : sd.haloStages ? "halo " : sd.summedLevels ? "summed " : "") +
                         (d.fp16 ? "fp16" : "fp32") +
                         (d.quad ? " quad" : " lds") + (d.linearFetch ? " linear" : "") +
+                        (d.gatherFetch ? " gather" : "") +
                         (sd.plainChain || sd.summedLevels || (sd.haloStages && !sd.oddBaseStage)
                              ? " tiles " + std::to_string(sd.tilesPerGroup)
                              : "") +

@@ -187,6 +187,7 @@ shared VEC sBlock[VKSPD_SUM_BLOCK];
 
 layout(constant_id = VKSPD_SPEC_COPY_BASE) const bool kCopyBase = false;
 layout(constant_id = VKSPD_SPEC_LINEAR) const bool kLinearFetch = false;
+layout(constant_id = VKSPD_SPEC_GATHER) const bool kGatherFetch = false;
 #if VKSPD_HALO
 layout(constant_id = VKSPD_SPEC_FINITE) const bool kFiniteValues = false;
 // VKSPD_HALO=2: the halo-stage kernel whose stage 0 reads an odd base (a module of its own, so the
@@ -205,9 +206,9 @@ const bool kOddBase = VKSPD_HALO == 2;
 
 // Level-1 texel of step j of stage-0 tile `tile` for this lane, from the source: one bilinear
 // sample at the shared corner of its 2x2 (kLinearFetch, or VKSPD_FLAG_LINEAR_FETCH in a pipeline
-// made for loads; the sampler clamps to the edge), or four texel fetches at coordinates clamped to
-// the image. Texels past the image are never stored, and an axis of one texel reads its only
-// texel twice, which is its reduction.
+// made for loads; the sampler clamps to the edge), one gather (kGatherFetch), or four texel
+// fetches at coordinates clamped to the image. Texels past the image are never stored, and an axis
+// of one texel reads its only texel twice, which is its reduction.
 // With a MipGenInfo::source (kCopyBase, never with the linear fetch: the library does not pair
 // them here) each lane also stores the four texels it read into the base level, so the copy costs
 // no second read of the source.
@@ -224,6 +225,19 @@ vec4 fetchSourceStep(ivec2 tile, ivec2 m, int j) {
         return REDUCE_2X2(f[0], f[1], f[2], f[3], s0);
     }
     if (kLinearFetch || (pc.flags & VKSPD_FLAG_LINEAR_FETCH) != 0u) return linearCorner(t);
+    // A one-channel format (kGatherFetch): the block's four texels by one textureGather of R at
+    // their shared corner in texel coordinates, in gather's order (0, 1), (1, 1), (1, 0), (0, 0),
+    // each as texelFetch returns it; the sampler clamps to the edge, so an axis of one texel reads
+    // its texel twice, as the loads' min() below does. One texture instruction where the loads
+    // took four (R32F Min 4096x4096 59 -> 51 us on an H200). Its own pipelines only, without
+    // the load path: with both behind a push-constant flag, as the linear sampler keeps them, the
+    // summed-levels and halo-stage pipelines and R32F Min at 8192x8192 were slower
+    // (docs/PERFORMANCE.md).
+    if (kGatherFetch) {
+        vec4 g = textureGather(sourceTexels, vec2(t) + 1.0, 0);
+        return REDUCE_2X2(vec4(g.w, 0.0, 0.0, 1.0), vec4(g.z, 0.0, 0.0, 1.0), vec4(g.x, 0.0, 0.0, 1.0),
+                          vec4(g.y, 0.0, 0.0, 1.0), s0);
+    }
     ivec2 hi = ivec2(s0) - 1;
     return REDUCE_2X2(sourceTexel(min(t, hi)), sourceTexel(min(t + ivec2(1, 0), hi)),
                       sourceTexel(min(t + ivec2(0, 1), hi)), sourceTexel(min(t + ivec2(1, 1), hi)), s0);

@@ -98,6 +98,12 @@ typedef uint32_t uint;
 // without the sampler's path the FP16 plain kernel took 64 registers instead of 48 and its loads
 // ran 7-9% slower (docs/PERFORMANCE.md). Its pipelines are made per value.
 #define VKSPD_SPEC_LINEAR 6
+// vkspd_plain.comp (the plain-chain kernel, and the halo-stage and summed-levels kernels' plain
+// prefix): true where level 1 of a one-channel format is read by textureGather (Fetch::Gather),
+// four texels in one texture instruction from the texel-coordinate binding (one layer, the image
+// itself, no MipGenInfo::source): the pipeline carries no load path. Its pipelines are made per
+// value.
+#define VKSPD_SPEC_GATHER 7
 #define VKSPD_MAX_DATA_RANGES 4
 
 // Reductions (the shader's VKSPD_REDUCTION build-time switch).

@@ -582,7 +582,7 @@ Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, Cu
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
                         bool copyBase, bool halo, bool finiteValues, uint32_t channels, bool linearFetch,
-                        bool oddBase, bool sums, CustomReduction custom) {
+                        bool oddBase, bool sums, CustomReduction custom, bool gatherFetch) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (!c->quadSupported)
@@ -601,13 +601,16 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     Specialization specialization;
     const bool finite = halo && finiteValues;
     const uint32_t specialChannels = halo ? channels : 0;  // the plain-chain kernel computes four
-    specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase).add(VKSPD_SPEC_LINEAR, linearFetch);
+    specialization.add(VKSPD_SPEC_SRGB, srgb).add(VKSPD_SPEC_COPY_BASE, copyBase).add(VKSPD_SPEC_LINEAR, linearFetch)
+        .add(VKSPD_SPEC_GATHER, gatherFetch);
     const bool odd = halo && oddBase;
     if (halo) specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels);
-    // One bit per flag, then the reduction, the channel count, the fetch, the odd base and the sums.
+    // One bit per flag, then the reduction, the channel count, the fetch, the odd base, the sums and
+    // the gather.
     const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
                          uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10 |
-                         uint32_t(linearFetch) << 13 | uint32_t(odd) << 14 | uint32_t(sums) << 15;
+                         uint32_t(linearFetch) << 13 | uint32_t(odd) << 14 | uint32_t(sums) << 15 |
+                         uint32_t(gatherFetch) << 16;
     if (!isCustom) {
         const SpirvBlob module =
             sums ? embeddedSumsSpirv(reduction, fp16) : embeddedPlainSpirv(reduction, fp16, halo, odd);

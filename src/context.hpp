@@ -244,6 +244,7 @@ bool runtimeCompilerAvailable();
 // `finiteValues` is VKSPD_SPEC_FINITE and `channels` (1 to 4, Plan::channels) VKSPD_SPEC_CHANNELS,
 // with which the halo-stage kernel computes only those (the plain-chain kernel uses neither);
 // `linearFetch`: level 1 through the linear sampler, else texel loads (VKSPD_SPEC_LINEAR);
+// `gatherFetch`: level 1 by textureGather (VKSPD_SPEC_GATHER, one-channel formats);
 // `oddBase`: the halo-stage kernel whose stage 0 reads tiles of the base with a halo (its module
 // built with VKSPD_HALO=2, HaloPlan::oddBase); `sums`: the summed-levels kernel (not `halo`;
 // embeddedSumsSpirv). A custom reduction (`custom`) runs on the plain-chain and halo-stage kernels
@@ -252,7 +253,7 @@ Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeli
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
                         bool halo = false, bool finiteValues = false, uint32_t channels = 4,
                         bool linearFetch = false, bool oddBase = false, bool sums = false,
-                        CustomReduction custom = nullptr);
+                        CustomReduction custom = nullptr, bool gatherFetch = false);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

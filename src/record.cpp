@@ -48,6 +48,7 @@ struct Request {
     bool quad = false;
     bool shuffleRelative = false;  // the device has relative subgroup shuffles (the odd-base module)
     bool linearFetch = false;     // Fetch::LinearSampler (checked allowed)
+    bool gatherFetch = false;     // Fetch::Gather, or Auto's (checked allowed; the kernel after it)
     uint32_t groupColumns = 0;    // group-ID tiling strip width, at most the tile columns
     bool plainKernel = false;     // shaders/vkspd_plain.comp (plan.tilesPerGroup set for it)
     bool haloKernel = false;      // the same built with VKSPD_HALO (plan switched to its layout)
@@ -109,13 +110,48 @@ Result linearFetchAllowed(Context c, const MipGenInfo& info, const Request* req)
     return {};
 }
 
+// Fetch::Gather where one gather holds a 2x2 block: a format of one channel (one gather per
+// channel would take as many instructions as the loads), read from the image itself (gathers from a
+// D32 source took 2.3x the loads' time on an NVIDIA H200: docs/PERFORMANCE.md), the quad path and
+// one layer (the texel-coordinate view, as the linear sampler's). The kernel is checked once it
+// is chosen (checkGatherKernel).
+Result gatherFetchAllowed(const Request* req) {
+    if (req->hasSource)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "Fetch::Gather reads the image's own base level, not a MipGenInfo::source (which is read "
+                    "by loads: gathers from a depth source were slower); use Fetch::Load or Auto");
+    if (req->decision.format.channels != 1)
+        return fail(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                    std::string("Fetch::Gather: ") + req->decision.format.name + " has " +
+                        std::to_string(req->decision.format.channels) +
+                        " channels; it gathers formats of one channel only; use Fetch::Load or Auto");
+    if (!req->quad)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "Fetch::Gather needs the quad path (SubgroupPath::Quad, or Auto on a device with quad "
+                    "subgroup operations); use Fetch::Load or Auto");
+    if (req->layerCount > 1)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "Fetch::Gather needs one layer (it gathers from a 2D view in texel coordinates); use "
+                    "Fetch::Load or Auto, or one layer per call");
+    return {};
+}
+
 // Fetch::Auto takes the linear sampler where it is allowed and measured faster: on NVIDIA GPUs
-// (docs/PERFORMANCE.md); Load elsewhere, where it has not been measured.
+// (docs/PERFORMANCE.md); else, there, the gather where it is allowed (checkGatherKernel drops it
+// on a kernel that does not gather); Load elsewhere, where neither has been measured.
 Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
     req->linearFetch = false;
+    req->gatherFetch = false;
     if (info.fetch == Fetch::Load) return {};
+    if (info.fetch == Fetch::Gather) {
+        Result r = gatherFetchAllowed(req);
+        req->gatherFetch = r.ok();
+        return r;
+    }
     if (info.fetch == Fetch::Auto) {
-        req->linearFetch = c->properties.vendorID == kVendorNvidia && linearFetchAllowed(c, info, req).ok();
+        const bool nvidia = c->properties.vendorID == kVendorNvidia;
+        req->linearFetch = nvidia && linearFetchAllowed(c, info, req).ok();
+        req->gatherFetch = nvidia && !req->linearFetch && gatherFetchAllowed(req).ok();
         return {};
     }
     Result r = linearFetchAllowed(c, info, req);
@@ -293,6 +329,23 @@ bool autoSummedLevels(const Tuning& tuning, const MipGenInfo& info, uint64_t ran
     return true;
 }
 
+// The gather is stage 0's fetch in the plain-chain, halo-stage and summed-levels kernels; the
+// general kernel and an odd base's stage 0 (which reads its taps texel by texel) load. Fetch::Auto
+// drops it there; an explicit Fetch::Gather is an error.
+Result checkGatherKernel(const MipGenInfo& info, Request* req) {
+    if (!req->gatherFetch) return {};
+    const bool oddBase = req->haloKernel && req->plan.halo.oddBase;
+    if ((req->plainKernel || req->haloKernel || req->sumsKernel) && !oddBase) return {};
+    req->gatherFetch = false;
+    if (info.fetch != Fetch::Gather) return {};
+    return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                oddBase ? "Fetch::Gather reads 2x2 blocks of the base, but the base or its level 1 has an odd side, "
+                          "which the halo-stage kernel reads texel by texel; use Fetch::Load or Auto"
+                        : "Fetch::Gather needs the plain-chain, halo-stage or summed-levels kernel, and this request "
+                          "runs on the general kernel (asked for, or where Kernel::Auto finds that none of them "
+                          "takes it); use Fetch::Load or Auto");
+}
+
 Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     useGeneralKernel(req);
     const uint32_t per = tuning.tilesPerGroup;
@@ -346,9 +399,9 @@ Result checkEnums(const MipGenInfo& info, const Tuning& tuning) {
     if (unsigned(info.subgroupPath) > unsigned(SubgroupPath::LdsOnly))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::subgroupPath " + std::to_string(int(info.subgroupPath)) +
                                           " is not a vkspd::SubgroupPath (Auto, Quad or LdsOnly)");
-    if (unsigned(info.fetch) > unsigned(Fetch::LinearSampler))
+    if (unsigned(info.fetch) > unsigned(Fetch::Gather))
         return fail(VK_ERROR_UNKNOWN, "MipGenInfo::fetch " + std::to_string(int(info.fetch)) +
-                                          " is not a vkspd::Fetch (Auto, Load or LinearSampler)");
+                                          " is not a vkspd::Fetch (Auto, Load, LinearSampler or Gather)");
     if (unsigned(tuning.kernel) > unsigned(Kernel::SummedLevels))
         return fail(VK_ERROR_UNKNOWN, "Tuning::kernel " + std::to_string(int(tuning.kernel)) +
                                           " is not a vkspd::Kernel (Auto, PlainChain, General, HaloStages or "
@@ -561,6 +614,7 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
     req->groupColumns = std::min(tuning.groupColumns, req->plan.groupsX());
     Result kernel = checkKernel(tuning, info, c->dataRangeLimit, req);
     if (!kernel.ok()) return kernel;
+    if (Result r = checkGatherKernel(info, req); !r.ok()) return r;
     // After the kernel: the halo-stage kernel's scratch is its own.
     if (Result r = checkScratchFits(c, info, base, req); !r.ok()) return r;
     return checkScratchOffset(c, info);
@@ -773,7 +827,7 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
                                 req.hasSource, req.haloKernel, normalizedValues(req), req.plan.channels,
                                 req.linearFetch, req.haloKernel && req.plan.halo.oddBase, req.sumsKernel,
-                                info.customReduction);
+                                info.customReduction, req.gatherFetch);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan), req.plan.dataRangeShift);
 }
@@ -1072,6 +1126,7 @@ Result describeDispatch(Context c, const MipGenInfo& info, DispatchDescription* 
             d->fp16 = req.fp16;
             d->quad = req.quad;
             d->linearFetch = req.linearFetch;
+            d->gatherFetch = req.gatherFetch;
             d->denormalsPreserved = denormalsPreserved(c, req.fp16, halfDenormalsMatter(req.decision.format));
             d->scratchBytes = userScratchBytes(c, req.plan);
             d->scratchDataRanges = req.plan.dataRanges;

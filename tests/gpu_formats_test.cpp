@@ -393,7 +393,8 @@ vkspd::CustomReduction maxAlphaReduction(Harness* h) {
 // One chain of `format` (w x h, `layers`) with `custom` on `kernel` (Kernel::Auto: the library's
 // choice), against its CPU twin `o`; returns how it was scheduled.
 Described customChain(Harness* h, vkspd::CustomReduction custom, const vkspd::ReferenceOptions& o,
-                      vkspd::Kernel kernel, VkFormat format, uint32_t w, uint32_t ht, uint32_t layers = 1) {
+                      vkspd::Kernel kernel, VkFormat format, uint32_t w, uint32_t ht, uint32_t layers = 1,
+                      vkspd::Fetch fetch = vkspd::Fetch::Auto) {
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(format, &fi);
     const std::string what = std::string(fi.name) + " " + std::to_string(w) + "x" + std::to_string(ht) + " x" +
@@ -402,6 +403,7 @@ Described customChain(Harness* h, vkspd::CustomReduction custom, const vkspd::Re
     vkspd::MipGenInfo info = chainInfo(img);
     info.reduction = vkspd::Reduction::Custom;
     info.customReduction = custom;
+    info.fetch = fetch;
     vkspd::Tuning tuning;
     tuning.kernel = kernel;
     info.tuning = &tuning;
@@ -456,8 +458,9 @@ TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
 }
 
 // Kernel::PlainChain runs a custom reduction on its FP32 variant, compiled on first use: a chain
-// with a later stage (its kept texels and quadrants), rows and columns of one texel, layers, and
-// RGBA8 UNORM. Kernel::Auto takes it for custom reductions of plain chains, as for the built-in ones.
+// with a later stage (its kept texels and quadrants), rows and columns of one texel, layers,
+// RGBA8 UNORM, and R32F through Fetch::Gather. Kernel::Auto takes it for custom reductions of plain
+// chains, as for the built-in ones.
 TEST_F(GpuTest, CustomReductionOnThePlainChainKernel) {
     if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad operations";
     vkspd::CustomReduction custom = maxAlphaReduction(h);
@@ -480,6 +483,10 @@ TEST_F(GpuTest, CustomReductionOnThePlainChainKernel) {
     const Described automatic =
         customChain(h, custom, reference.options, vkspd::Kernel::Auto, VK_FORMAT_R32G32B32A32_SFLOAT, 128, 64);
     EXPECT_TRUE(automatic.plainChain) << "Auto takes the plain-chain kernel for custom reductions of plain chains";
+    // A one-channel format through Fetch::Gather: the caller's reduction sees the same four texels.
+    const Described gathered = customChain(h, custom, reference.options, vkspd::Kernel::PlainChain,
+                                           VK_FORMAT_R32_SFLOAT, 256, 128, 1, vkspd::Fetch::Gather);
+    EXPECT_TRUE(gathered.plainChain && gathered.gatherFetch) << "a custom reduction gathers";
     vkspd::destroyCustomReduction(h->context, custom);
 }
 

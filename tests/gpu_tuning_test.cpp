@@ -67,6 +67,16 @@ void expectTunedChainMatches(Harness* h, VkFormat format, uint32_t w, uint32_t h
     vkspd::forgetImage(h->context, img.image);
 }
 
+// `bad` is refused with `code` and a message naming `rule`, by describeDispatch and by
+// generateMips, which records nothing.
+void expectRefused(Harness* h, const vkspd::MipGenInfo& bad, VkResult code, const char* rule) {
+    vkspd::DispatchDescription d;
+    vkspd::Result r = vkspd::describeDispatch(h->context, bad, &d);
+    EXPECT_EQ(r.vkResult, code) << r.message;
+    EXPECT_NE(r.message.find(rule), std::string::npos) << r.message;
+    h->submit([&](VkCommandBuffer cmd) { EXPECT_FALSE(vkspd::generateMips(h->context, cmd, bad).ok()); });
+}
+
 }  // namespace
 
 // Tiling remaps which group runs which tile; the odd-size edge exchange and the election must not
@@ -100,31 +110,25 @@ TEST_F(GpuTest, LinearSamplerFetchWhereNotAllowedIsAnError) {
     vkspd::MipGenInfo info = chainInfo(img);
     info.fetch = vkspd::Fetch::LinearSampler;
     vkspd::DispatchDescription d;
-    auto expectError = [&](const vkspd::MipGenInfo& bad, VkResult code, const char* rule) {
-        vkspd::Result r = vkspd::describeDispatch(h->context, bad, &d);
-        EXPECT_EQ(r.vkResult, code) << r.message;
-        EXPECT_NE(r.message.find(rule), std::string::npos) << r.message;
-        h->submit([&](VkCommandBuffer cmd) { EXPECT_FALSE(vkspd::generateMips(h->context, cmd, bad).ok()); });
-    };
     vkspd::MipGenInfo bad = info;
     bad.reduction = vkspd::Reduction::Max;
-    expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs Reduction::Average");
+    expectRefused(h, bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs Reduction::Average");
     bad = info;
     bad.subgroupPath = vkspd::SubgroupPath::LdsOnly;
-    expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs the quad path");
+    expectRefused(h, bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs the quad path");
     bad = info;
     bad.fetch = static_cast<vkspd::Fetch>(7);
-    expectError(bad, VK_ERROR_UNKNOWN, "is not a vkspd::Fetch");
+    expectRefused(h, bad, VK_ERROR_UNKNOWN, "is not a vkspd::Fetch");
     TestImage wide = h->createImage(VK_FORMAT_R32G32B32A32_SFLOAT, 64, 64, 7, kChainUsage);
     bad = chainInfo(wide);
     bad.fetch = vkspd::Fetch::LinearSampler;
-    expectError(bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "needs more precision than a bilinear sample keeps");
+    expectRefused(h, bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "needs more precision than a bilinear sample keeps");
     h->destroyImage(wide);
     TestImage srgb = h->createImage(VK_FORMAT_R8G8B8A8_SRGB, 64, 64, 7, kChainUsage, 1,
                                     singlePassFlags(VK_FORMAT_R8G8B8A8_SRGB));
     bad = chainInfo(srgb);
     bad.fetch = vkspd::Fetch::LinearSampler;
-    expectError(bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "is sRGB");
+    expectRefused(h, bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "is sRGB");
     h->destroyImage(srgb);
     // Load and Auto are always allowed, with any reduction and path.
     bad = info;
@@ -148,7 +152,7 @@ TEST_F(GpuTest, LinearSamplerFetchWhereNotAllowedIsAnError) {
     TestImage layers = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7, kChainUsage, 2);
     bad = chainInfo(layers);
     bad.fetch = vkspd::Fetch::LinearSampler;
-    expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs one layer");
+    expectRefused(h, bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs one layer");
     bad.fetch = vkspd::Fetch::Auto;
     ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
     EXPECT_FALSE(d.linearFetch);
@@ -171,4 +175,160 @@ TEST_F(GpuTest, LinearSamplerFetchIsExactAtWideSizes) {
     const auto linear = vkspd::Fetch::LinearSampler;
     expectTunedChainMatches(h, format, 7680, 8, {linear, 0, true, vkspd::Kernel::HaloStages, 1.0});
     expectTunedChainMatches(h, format, 8, 7680, {linear, 0, true, vkspd::Kernel::General, 1.0});
+}
+
+namespace {
+
+// One full chain of a one-channel `format` at `w` x `ht` through Fetch::Gather on `kernel`,
+// reduced by `reduction`, against the CPU reference (Min and Max bit-exact); describeDispatch must
+// report the gather.
+void expectGatheredChainMatches(Harness* h, VkFormat format, uint32_t w, uint32_t ht, vkspd::Reduction reduction,
+                                vkspd::Kernel kernel) {
+    vkspd::FormatInfo fi;
+    vkspd::getFormatInfo(format, &fi);
+    const bool fp16 = h->fp16 && fi.fp16Capable;
+    const char* kernelName = kernel == vkspd::Kernel::PlainChain    ? "plain"
+                             : kernel == vkspd::Kernel::HaloStages  ? "halo"
+                             : kernel == vkspd::Kernel::SummedLevels ? "summed"
+                                                                     : "auto";
+    const char* reductionName = reduction == vkspd::Reduction::Average ? "avg"
+                                : reduction == vkspd::Reduction::Min   ? "min"
+                                                                       : "max";
+    const std::string what = std::string(fi.name) + " " + std::to_string(w) + "x" + std::to_string(ht) + " gather " +
+                             kernelName + " " + reductionName + (fp16 ? " fp16" : " fp32");
+    TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage);
+    const std::vector<uint8_t> level0 = randomTexels(format, w, ht, w * 17 + ht);
+    h->upload(img, level0.data());
+    vkspd::MipGenInfo info = chainInfo(img);
+    info.precision = fp16 ? vkspd::Precision::FP16 : vkspd::Precision::FP32;
+    info.subgroupPath = vkspd::SubgroupPath::Quad;
+    info.fetch = vkspd::Fetch::Gather;
+    info.reduction = reduction;
+    vkspd::Tuning tuning;
+    tuning.kernel = kernel;
+    info.tuning = &tuning;
+    Described d;
+    vkspd::Result r = describe(h->context, info, &d);
+    ASSERT_TRUE(r.ok()) << what << ": " << r.message;
+    EXPECT_TRUE(d.gatherFetch) << what;
+    EXPECT_FALSE(d.linearFetch) << what;
+    EXPECT_EQ(d.plainChain, kernel == vkspd::Kernel::PlainChain) << what;
+    EXPECT_EQ(d.haloStages && !d.oddBaseStage, kernel == vkspd::Kernel::HaloStages) << what;
+    EXPECT_EQ(d.summedLevels, kernel == vkspd::Kernel::SummedLevels) << what;
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(g.ok()) << what << ": " << g.message;
+    });
+    auto gpu = h->readLevels(img);
+    vkspd::ReferenceOptions options;
+    options.reduction = reduction;
+    const double tol = reduction == vkspd::Reduction::Average ? vkspd::toleranceFor(format, fp16) : 0.0;
+    const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, 1, tol, what, options);
+    std::printf("[ worst    ] %s: %g (tolerance %g)\n", what.c_str(), worst, tol);
+    h->destroyImage(img);
+    vkspd::forgetImage(h->context, img.image);
+}
+
+}  // namespace
+
+// Fetch::Gather returns the 2x2 block's texels themselves: the same texels as the loads on every
+// kernel that gathers (the plain-chain kernel, the halo-stage and summed-levels kernels' plain
+// prefix), every one-channel kind of format (8- and 16-bit UNORM, half and single float), square,
+// thin (axes of one texel: the sampler's clamp reads that texel twice) and several tiles and
+// stages.
+TEST_F(GpuTest, GatherFetchMatchesTheReference) {
+    if (!h->quad) GTEST_SKIP() << "Fetch::Gather needs the quad path";
+    using vkspd::Kernel;
+    using vkspd::Reduction;
+    const uint32_t plainSizes[][2] = {{2, 2}, {1, 64}, {64, 1}, {256, 128}, {4096, 4}};
+    for (Reduction reduction : {Reduction::Average, Reduction::Min, Reduction::Max})
+        for (const auto& s : plainSizes)
+            expectGatheredChainMatches(h, VK_FORMAT_R32_SFLOAT, s[0], s[1], reduction, Kernel::PlainChain);
+    for (VkFormat f : {VK_FORMAT_R8_UNORM, VK_FORMAT_R16_UNORM, VK_FORMAT_R16_SFLOAT}) {
+        expectGatheredChainMatches(h, f, 128, 128, Reduction::Average, Kernel::PlainChain);
+        expectGatheredChainMatches(h, f, 128, 64, Reduction::Max, Kernel::PlainChain);
+    }
+    // A plain prefix of 2 (260x132: level 2 is 65x33) and of 3 (1000x600) before the halo stages,
+    // and before the summed levels.
+    for (Reduction reduction : {Reduction::Average, Reduction::Min}) {
+        expectGatheredChainMatches(h, VK_FORMAT_R32_SFLOAT, 260, 132, reduction, Kernel::HaloStages);
+        expectGatheredChainMatches(h, VK_FORMAT_R32_SFLOAT, 1000, 600, reduction, Kernel::HaloStages);
+    }
+    expectGatheredChainMatches(h, VK_FORMAT_R32_SFLOAT, 1000, 600, Reduction::Min, Kernel::SummedLevels);
+    expectGatheredChainMatches(h, VK_FORMAT_R8_UNORM, 1000, 600, Reduction::Average, Kernel::SummedLevels);
+}
+
+// Fetch::Gather's rules, each an error naming it with nothing recorded; Auto gathers on NVIDIA
+// where they allow it (measured faster there) and loads elsewhere, never an error.
+TEST_F(GpuTest, GatherFetchWhereNotAllowedIsAnError) {
+    if (!h->quad) GTEST_SKIP() << "Fetch::Gather needs the quad path";
+    vkspd::DispatchDescription d;
+    TestImage one = h->createImage(VK_FORMAT_R32_SFLOAT, 64, 64, 7, kChainUsage);
+    vkspd::MipGenInfo info = chainInfo(one);
+    info.fetch = vkspd::Fetch::Gather;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    EXPECT_TRUE(d.gatherFetch);
+    vkspd::MipGenInfo bad = info;
+    bad.subgroupPath = vkspd::SubgroupPath::LdsOnly;
+    expectRefused(h, bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs the quad path");
+    vkspd::Tuning general;
+    general.kernel = vkspd::Kernel::General;
+    bad = info;
+    bad.tuning = &general;
+    expectRefused(h, bad, VK_ERROR_FEATURE_NOT_PRESENT, "runs on the general kernel");
+    // MinMax makes two channels (R the minimum, G the maximum) of a two-channel image.
+    TestImage rg = h->createImage(VK_FORMAT_R32G32_SFLOAT, 64, 64, 7, kChainUsage);
+    bad = chainInfo(rg);
+    bad.fetch = vkspd::Fetch::Gather;
+    bad.reduction = vkspd::Reduction::MinMax;
+    expectRefused(h, bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "has 2 channels");
+    h->destroyImage(rg);
+    // An odd base: its level-1 taps are read one by one.
+    TestImage odd = h->createImage(VK_FORMAT_R32_SFLOAT, 65, 63, 7, kChainUsage);
+    bad = chainInfo(odd);
+    bad.fetch = vkspd::Fetch::Gather;
+    expectRefused(h, bad, VK_ERROR_FEATURE_NOT_PRESENT, "has an odd side");
+    h->destroyImage(odd);
+    // Layers: the gather reads a 2D view in texel coordinates.
+    TestImage layers = h->createImage(VK_FORMAT_R32_SFLOAT, 64, 64, 7, kChainUsage, 2);
+    bad = chainInfo(layers);
+    bad.fetch = vkspd::Fetch::Gather;
+    expectRefused(h, bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs one layer");
+    bad.layerCount = 1;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    EXPECT_TRUE(d.gatherFetch);
+    h->destroyImage(layers);
+    // A depth source is read by loads (and copied into level 0 from them).
+    TestImage depth = h->createImage(VK_FORMAT_D32_SFLOAT, 64, 64, 1,
+                                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT |
+                                         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+    bad = sourcedChainInfo(one, depth);
+    bad.reduction = vkspd::Reduction::Min;
+    bad.fetch = vkspd::Fetch::Gather;
+    expectRefused(h, bad, VK_ERROR_FEATURE_NOT_PRESENT, "not a MipGenInfo::source");
+    bad.fetch = vkspd::Fetch::Auto;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    EXPECT_FALSE(d.gatherFetch);
+    h->destroyImage(depth);
+    // Four channels: one gather per channel would take as many instructions as the loads.
+    TestImage rgba = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7, kChainUsage);
+    bad = chainInfo(rgba);
+    bad.fetch = vkspd::Fetch::Gather;
+    expectRefused(h, bad, VK_ERROR_FORMAT_NOT_SUPPORTED, "gathers formats of one channel only");
+    bad.fetch = vkspd::Fetch::Auto;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    EXPECT_FALSE(d.gatherFetch);
+    h->destroyImage(rgba);
+    // Auto: the gather on NVIDIA for a one-channel Min (the linear sampler takes averages only),
+    // loads elsewhere.
+    bad = info;
+    bad.fetch = vkspd::Fetch::Auto;
+    bad.reduction = vkspd::Reduction::Min;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    EXPECT_EQ(d.gatherFetch, h->properties.vendorID == 0x10DE);
+    EXPECT_FALSE(d.linearFetch);
+    bad.fetch = vkspd::Fetch::Load;
+    ASSERT_TRUE(vkspd::describeDispatch(h->context, bad, &d).ok());
+    EXPECT_FALSE(d.gatherFetch);
+    h->destroyImage(one);
 }

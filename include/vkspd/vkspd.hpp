@@ -66,8 +66,9 @@ enum class SubgroupPath {
 /// stays within docs/FILTER.md's tolerance; a device that filters 8-bit formats coarsely may not:
 /// docs/RELIABILITY.md).
 enum class Fetch {
-    Auto,           ///< LinearSampler on NVIDIA GPUs where its rules below allow it (faster there:
-                    ///< docs/PERFORMANCE.md), Load everywhere else (never an error).
+    Auto,           ///< On NVIDIA GPUs LinearSampler where its rules below allow it, else Gather
+                    ///< where its rules allow it (faster there: docs/PERFORMANCE.md); Load
+                    ///< everywhere else (never an error).
     Load,           ///< Four texel loads per level-1 texel, reduced in the shader.
     /// One bilinear sample at the shared corner of the four texels (FidelityFX SPD's
     /// linear-sampler load), on the quad path's tiles whose base and level 1 are even (odd levels
@@ -77,6 +78,13 @@ enum class Fetch {
     /// SAMPLED_IMAGE_FILTER_LINEAR; elsewhere generateMips returns an error naming the rule
     /// (VK_ERROR_FEATURE_NOT_PRESENT, or VK_ERROR_FORMAT_NOT_SUPPORTED for the format).
     LinearSampler,
+    /// Four texel loads in one: a textureGather of R per 2x2 block (exact: it returns the four
+    /// texels, which the shader reduces as it reduces four loads), in texel coordinates, for
+    /// level 1 of the plain-chain, halo-stage and summed-levels kernels. Rules: a format of one
+    /// channel read from the image itself (no MipGenInfo::source), the quad path, one layer, and
+    /// a kernel that gathers (not the general kernel, nor an odd base's stage 0); elsewhere
+    /// generateMips returns an error naming the rule. Any reduction.
+    Gather,
 };
 
 /// How each texel of a level is made from the texels of the level above (docs/FILTER.md).
@@ -250,6 +258,7 @@ struct DispatchDescription {
     bool fp16 = false;                   ///< FP16 path (16-bit shared memory).
     bool quad = false;                   ///< Quad subgroup operations.
     bool linearFetch = false;            ///< Fetch::LinearSampler is used (Fetch).
+    bool gatherFetch = false;            ///< Fetch::Gather is used (Fetch).
     /// Denormals are kept as IEEE arithmetic keeps them: the shader declares DenormPreserve for
     /// every float width it computes in (32; 16 on the FP16 path of 16-bit float and B10G11R11
     /// formats). False: the device may flush 32-bit float denormals to zero (it cannot be asked

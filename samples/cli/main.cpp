@@ -67,7 +67,7 @@ std::string describePath(const vkspd::DispatchDescription& d, const vkspd::Sched
                 ? ", summed-levels kernel, a prefix of " + std::to_string(s.levelsPerStage[0]) +
                       " levels in strips of " + std::to_string(s.tilesPerGroup) + " tiles, the rest summed"
                 : "") +
-           (d.linearFetch ? ", linear-sampler fetch" : "") +
+           (d.linearFetch ? ", linear-sampler fetch" : "") + (d.gatherFetch ? ", gather fetch" : "") +
            (s.groupColumns ? ", strips of " + std::to_string(s.groupColumns) + " tiles" : "") + ")";
 }
 

@@ -176,8 +176,9 @@ Parsed parseShaderOption(Arg& arg, Options* o) {
         if (v == "auto") o->fetch = vkspd::Fetch::Auto;
         else if (v == "load") o->fetch = vkspd::Fetch::Load;
         else if (v == "linear") o->fetch = vkspd::Fetch::LinearSampler;
+        else if (v == "gather") o->fetch = vkspd::Fetch::Gather;
         else {
-            *error = "--fetch " + v + ": expected auto, load or linear";
+            *error = "--fetch " + v + ": expected auto, load, linear or gather";
             return Parsed::Failed;
         }
     } else if (name == "--group-columns") {
@@ -390,12 +391,15 @@ std::string helpText() {
            "                     device allow it, else FP32)\n"
            "  --path quad|lds    quad subgroup operations or shared memory only (default: quad\n"
            "                     where the device supports it)\n"
-           "  --fetch F          auto, load or linear: where level 1 is a plain 2x2 average,\n"
-           "                     four texel loads or one linear-sampler fetch (avg reduction,\n"
-           "                     quad path, a format the FP16 path holds, not sRGB; with\n"
-           "                     --kernel halo --fp32, 8-bit UNORM/SNORM only; elsewhere an\n"
-           "                     error names the rule); the same output. Default auto: linear\n"
-           "                     on NVIDIA where allowed (measured faster there), else load\n"
+           "  --fetch F          auto, load, linear or gather: where level 1 is a plain 2x2\n"
+           "                     reduction, four texel loads, one linear-sampler fetch (avg\n"
+           "                     reduction, quad path, a format the FP16 path holds, not sRGB;\n"
+           "                     with --kernel halo --fp32, 8-bit UNORM/SNORM only) or one\n"
+           "                     gather of the four texels (a one-channel format, quad path,\n"
+           "                     the plain, halo or summed kernel, not an odd base); elsewhere\n"
+           "                     an error names the rule; the same output. Default auto: on\n"
+           "                     NVIDIA linear where allowed, else gather where allowed\n"
+           "                     (measured faster there), else load\n"
            "  --group-columns N  group-ID tiling: groups walk strips N tiles wide (default 0: off;\n"
            "                     the same output; general kernel only)\n"
            "  --kernel K         auto, plain, general, halo or summed: the plain-chain kernel (chains\n"

@@ -370,6 +370,9 @@ TEST(CliOptions, ParsesValuesAndRefusesBadOnes) {
     EXPECT_EQ(load.fetch, vkspd::Fetch::Load);
     ASSERT_TRUE(parse({"--fetch", "linear", "--fetch", "auto"}, &autoFetch, &why)) << why;
     EXPECT_EQ(autoFetch.fetch, vkspd::Fetch::Auto);
+    Options gather;
+    ASSERT_TRUE(parse({"--fetch", "gather"}, &gather, &why)) << why;
+    EXPECT_EQ(gather.fetch, vkspd::Fetch::Gather);
     // The kernel and the plain-chain kernel's tiles per group (defaults: the library's choice).
     EXPECT_EQ(d.tuning.kernel, vkspd::Kernel::Auto);
     EXPECT_EQ(d.tuning.tilesPerGroup, 0u);
