@@ -122,13 +122,14 @@ const char* kUsageText =
     "                    2047x2047, 2048x2048, 4095x4095, 4096x4096, 8191x8191, 8192x8192 and\n"
     "                    16384x16384, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, d32-min (the Hi-Z row),\n"
-    "                    r32f-min, r8, r16f, rgba8-custom (default: all but the last four;\n"
-    "                    r32f-min is the Hi-Z pyramid of an R32_SFLOAT image's own base level,\n"
-    "                    reported as R32_SFLOAT-Min (no copy: on NVIDIA its level 1 is gathered,\n"
-    "                    Fetch::Gather, where d32-min loads its source); r8 moves a\n"
-    "                    quarter of rgba8's bytes with the same texels, and with the same\n"
-    "                    instructions but in the halo-stage kernel (which computes its one\n"
-    "                    channel only): it shows what costs per texel rather than per byte;\n"
+    "                    r32f-min, r8-min, r16f-min, r8, r16f, rgba8-custom (default: all but\n"
+    "                    the last six; r32f-min is the Hi-Z pyramid of an R32_SFLOAT image's own\n"
+    "                    base level, reported as R32_SFLOAT-Min (no copy: on NVIDIA its level 1\n"
+    "                    is gathered, Fetch::Gather, where d32-min loads its source); r8-min and\n"
+    "                    r16f-min the same of R8_UNORM and R16_SFLOAT (the FP16 variants);\n"
+    "                    r8 moves a quarter of rgba8's bytes with the same texels, and with\n"
+    "                    the same instructions but in the halo-stage kernel (which computes its\n"
+    "                    one channel only): it shows what costs per texel rather than per byte;\n"
     "                    r16f is the FP16 variants at one channel of values that are not\n"
     "                    normalized; rgba8-custom is rgba8 averaged by a Reduction::Custom\n"
     "                    whose GLSL averages: what the custom path costs, FP32 only, on the\n"
@@ -181,8 +182,11 @@ const FormatChoice kFormats[] = {
     {"r16f", VK_FORMAT_R16_SFLOAT},
     // Hi-Z: one word (the report's columns are split at spaces, and it names an SVG file).
     {"d32-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_D32_SFLOAT, "R32_SFLOAT-Min-D32"},
-    // The same pyramid of an R32F image's own base level (no copy).
+    // The same pyramid of an R32F image's own base level (no copy), and Min of the one-channel
+    // formats the FP16 variants take.
     {"r32f-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R32_SFLOAT-Min"},
+    {"r8-min", VK_FORMAT_R8_UNORM, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R8_UNORM-Min"},
+    {"r16f-min", VK_FORMAT_R16_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R16_SFLOAT-Min"},
     {"rgba8-custom", VK_FORMAT_R8G8B8A8_UNORM, vkspd::Reduction::Average, VK_FORMAT_UNDEFINED,
      "R8G8B8A8_UNORM-custom", true}};
 
