@@ -26,7 +26,8 @@ int main() {
                         vkspd::Reduction::MinMax};
     // Every variant with four channels and texel loads, then the halo-stage kernel with one (a
     // Hi-Z pyramid's R32F, R8) and two (MinMax), then the plain-chain and halo-stage kernels
-    // through the linear sampler (their names end in "linear"), then the halo-stage kernel's
+    // through the linear sampler (their names end in "linear"), the odd-base module ("odd base"),
+    // the three kernels through the gather ("gather", one channel), then the halo-stage kernel's
     // flavours for normalized formats at one and four channels (R8, RGBA8: "normalized").
     std::vector<vkspd::OccupancyRecord> records;
     const vkspd::Result r = queryEveryFlavour(context, query, {1u, 2u}, &records, {1u, 4u});

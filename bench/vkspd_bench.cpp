@@ -239,7 +239,7 @@ struct Method {
     bool chosenHalo = false;   // the default row: Kernel::Auto took the halo-stage kernel
     bool chosenSums = false;   // the default row: Kernel::Auto took the summed-levels kernel
     bool chosenLinear = false;  // the default row: Fetch::Auto took the linear sampler
-    bool chosenGather = false;  // the default row: Fetch::Auto took the gather (no occupancy record)
+    bool chosenGather = false;  // the default row: Fetch::Auto took the gather
     bool oddBase = false;       // the halo-stage kernel runs with stage 0 on an odd base
 };
 
@@ -1306,11 +1306,12 @@ struct Bench {
         const bool sums = m.tuning.kernel == vkspd::Kernel::SummedLevels ||
                           (m.tuning.kernel == vkspd::Kernel::Auto && m.chosenSums);
         const bool linear = m.fetch == vkspd::Fetch::LinearSampler || (m.fetch == vkspd::Fetch::Auto && m.chosenLinear);
-        if (m.fetch == vkspd::Fetch::Auto && m.chosenGather) return nullptr;  // the records are per load or sampler
+        const bool gather = m.fetch == vkspd::Fetch::Gather || (m.fetch == vkspd::Fetch::Auto && m.chosenGather);
         for (const vkspd::OccupancyRecord& r : occupancy)
             if (r.reduction == row.reduction && r.fp16 == fp16 && r.quad == quad && r.halfDenormals == half &&
                 r.plainChain == plain && r.haloStages == halo && r.summedLevels == sums &&
-                (!halo || r.channels == rowChannels(row)) && (!(plain || halo || sums) || r.linearFetch == linear) &&
+                (!halo || r.channels == rowChannels(row)) &&
+                (!(plain || halo || sums) || (r.linearFetch == linear && r.gatherFetch == gather)) &&
                 (!halo || (r.oddBase == m.oddBase && r.normalizedValues == rowNormalized(row))))
                 return &r;
         return nullptr;

@@ -174,8 +174,8 @@ uint32_t reductionIndex(Reduction r) {
 
 // Reads the driver's statistics of a temporary pipeline of the variant into `record`.
 Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad, bool plain, bool halo,
-                            bool sums, bool halfDenormals, uint32_t channels, bool linearFetch, bool oddBase,
-                            bool normalizedValues, OccupancyRecord* record) {
+                            bool sums, bool halfDenormals, uint32_t channels, bool linearFetch, bool gatherFetch,
+                            bool oddBase, bool normalizedValues, OccupancyRecord* record) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         c->fn.vkGetDeviceProcAddr(c->device(), "vkGetPipelineExecutablePropertiesKHR"));
     auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
@@ -186,14 +186,15 @@ Result readDriverStatistics(Context c, uint32_t reduction, bool fp16, bool quad,
                            : plain || halo ? embeddedPlainSpirv(reduction, fp16, halo, oddBase)
                                            : embeddedSpirv(reduction, fp16, quad);
     // The plain kernel's flavour without sRGB encoding (VKSPD_SPEC_SRGB false), the one every
-    // format but the sRGB ones gets, with `linearFetch` (VKSPD_SPEC_LINEAR); the halo-stage
-    // kernel's also for `channels` (VKSPD_SPEC_CHANNELS) and `normalizedValues`
-    // (VKSPD_SPEC_FINITE), from its odd-base module with `oddBase`.
-    const uint32_t values[3] = {uint32_t(linearFetch), channels, uint32_t(normalizedValues)};
-    const VkSpecializationMapEntry entries[3] = {{VKSPD_SPEC_LINEAR, 0, sizeof(uint32_t)},
-                                                 {VKSPD_SPEC_CHANNELS, sizeof(uint32_t), sizeof(uint32_t)},
-                                                 {VKSPD_SPEC_FINITE, 2 * sizeof(uint32_t), sizeof(uint32_t)}};
-    const VkSpecializationInfo specialization{halo ? 3u : 1u, entries, sizeof values, values};
+    // format but the sRGB ones gets, with `linearFetch` (VKSPD_SPEC_LINEAR) and `gatherFetch`
+    // (VKSPD_SPEC_GATHER); the halo-stage kernel's also for `channels` (VKSPD_SPEC_CHANNELS) and
+    // `normalizedValues` (VKSPD_SPEC_FINITE), from its odd-base module with `oddBase`.
+    const uint32_t values[4] = {uint32_t(linearFetch), uint32_t(gatherFetch), channels, uint32_t(normalizedValues)};
+    const VkSpecializationMapEntry entries[4] = {{VKSPD_SPEC_LINEAR, 0, sizeof(uint32_t)},
+                                                 {VKSPD_SPEC_GATHER, sizeof(uint32_t), sizeof(uint32_t)},
+                                                 {VKSPD_SPEC_CHANNELS, 2 * sizeof(uint32_t), sizeof(uint32_t)},
+                                                 {VKSPD_SPEC_FINITE, 3 * sizeof(uint32_t), sizeof(uint32_t)}};
+    const VkSpecializationInfo specialization{halo ? 4u : 2u, entries, sizeof values, values};
     VkPipeline pipeline = VK_NULL_HANDLE;
     Result r = createComputePipeline(c, blob.words, blob.bytes, &pipeline, c->pipelineLayout,
                                      VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, halfDenormals,
@@ -372,12 +373,15 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     // So is the normalized flavour.
                     if (info.normalizedValues && !halo) continue;
                     const bool perFetch = plain || halo || sums;
+                    // The gather: those three kernels, neither with the sampler nor on an odd base.
+                    if (info.gatherFetch && (!perFetch || info.linearFetch || info.oddBase)) continue;
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
                                   (plain ? " plain" : halo ? " halo" : sums ? " summed" : quad ? " quad" : " lds") +
                                   (half ? " half-denormals" : "") +
                                   (halo && info.channels != 4 ? " channels " + std::to_string(info.channels) : "") +
                                   (perFetch && info.linearFetch ? " linear" : "") +
+                                  (info.gatherFetch ? " gather" : "") +
                                   (info.oddBase ? " odd base" : "") + (info.normalizedValues ? " normalized" : "");
                     rec.reduction = red;
                     rec.fp16 = fp16 != 0;
@@ -388,6 +392,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     rec.halfDenormals = half != 0;
                     rec.channels = halo ? info.channels : 4;
                     rec.linearFetch = perFetch && info.linearFetch;
+                    rec.gatherFetch = info.gatherFetch;
                     rec.oddBase = info.oddBase;
                     rec.normalizedValues = info.normalizedValues;
                     rec.resources.threadsPerGroup = VKSPD_GROUP_SIZE;
@@ -400,7 +405,7 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     if (info.pipelineExecutableInfoEnabled) {
                         Result r = readDriverStatistics(c, reductionIndex(red), rec.fp16, rec.quad, plain, halo, sums,
                                                         rec.halfDenormals, info.channels, rec.linearFetch,
-                                                        rec.oddBase, rec.normalizedValues, &rec);
+                                                        rec.gatherFetch, rec.oddBase, rec.normalizedValues, &rec);
                         if (!r.ok()) {
                             r.message = "queryOccupancy: " + r.message;
                             return r;

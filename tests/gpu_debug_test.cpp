@@ -241,8 +241,9 @@ TEST(NormalizedFlavour, NormalizedFormatsReadFromTheImage) {
 // channels with loads, then each flavour generateMips also builds of the plain-chain, halo-stage
 // and summed-levels kernels exactly once: the halo-stage kernel at each requested count with
 // loads, and the three through the linear sampler (the halo-stage kernel at those counts and
-// four), and the halo-stage kernel on an odd base at those counts and four (loads only); then the
-// halo-stage kernel's normalized flavours at the normalized counts (loads, sampler, odd base).
+// four), and the halo-stage kernel on an odd base at those counts and four (loads only), and the
+// three through the gather (the halo-stage kernel at one channel); then the halo-stage kernel's
+// normalized flavours at the normalized counts (loads, sampler, odd base; the gather at one).
 TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     std::vector<vkspd::OccupancyRecord> base, every;
     ASSERT_TRUE(vkspd::queryOccupancy(h->context, {}, &base).ok());
@@ -251,14 +252,23 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     for (size_t i = 0; i < base.size(); ++i) EXPECT_EQ(every[i].variant, base[i].variant);
     std::vector<std::string> names;
     size_t plainLinear = 0, sumsLinear = 0, haloOne = 0, haloOneLinear = 0, haloFourLinear = 0, oddOne = 0, oddFour = 0,
-           normalizedOne = 0;
+           normalizedOne = 0, plainGather = 0, sumsGather = 0, haloGather = 0;
     for (const vkspd::OccupancyRecord& rec : every) {
         EXPECT_EQ(std::count(names.begin(), names.end(), rec.variant), 0) << rec.variant;
         names.push_back(rec.variant);
         if (!rec.plainChain && !rec.haloStages && !rec.summedLevels) {
             EXPECT_FALSE(rec.linearFetch) << rec.variant;
+            EXPECT_FALSE(rec.gatherFetch) << rec.variant;
             EXPECT_EQ(rec.channels, 4u) << rec.variant;
         }
+        EXPECT_EQ(rec.gatherFetch, rec.variant.find(" gather") != std::string::npos) << rec.variant;
+        if (rec.gatherFetch) {
+            EXPECT_FALSE(rec.linearFetch || rec.oddBase) << rec.variant;
+            EXPECT_EQ(rec.channels, rec.haloStages ? 1u : 4u) << rec.variant;
+        }
+        plainGather += rec.plainChain && rec.gatherFetch ? 1 : 0;
+        sumsGather += rec.summedLevels && rec.gatherFetch ? 1 : 0;
+        haloGather += rec.haloStages && rec.gatherFetch && !rec.normalizedValues ? 1 : 0;
         if (rec.plainChain || rec.summedLevels) {
             EXPECT_EQ(rec.channels, 4u) << rec.variant;
         }
@@ -270,7 +280,7 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
             ++normalizedOne;
             continue;
         }
-        haloOne += rec.haloStages && rec.channels == 1 && !rec.linearFetch && !rec.oddBase ? 1 : 0;
+        haloOne += rec.haloStages && rec.channels == 1 && !rec.linearFetch && !rec.oddBase && !rec.gatherFetch ? 1 : 0;
         haloOneLinear += rec.haloStages && rec.channels == 1 && rec.linearFetch ? 1 : 0;
         haloFourLinear += rec.haloStages && rec.channels == 4 && rec.linearFetch ? 1 : 0;
         EXPECT_EQ(rec.oddBase, rec.variant.find(" odd base") != std::string::npos) << rec.variant;
@@ -290,8 +300,11 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     EXPECT_EQ(haloFourLinear, plainLoads);
     EXPECT_EQ(oddOne, plainLoads);
     EXPECT_EQ(oddFour, plainLoads);
-    EXPECT_EQ(normalizedOne, 3 * plainLoads);  // loads, the linear sampler, an odd base
-    EXPECT_EQ(every.size(), base.size() + 10 * plainLoads);
+    EXPECT_EQ(plainGather, plainLoads);
+    EXPECT_EQ(sumsGather, plainLoads);
+    EXPECT_EQ(haloGather, plainLoads);
+    EXPECT_EQ(normalizedOne, 4 * plainLoads);  // loads, the linear sampler, an odd base, the gather
+    EXPECT_EQ(every.size(), base.size() + 14 * plainLoads);
 }
 
 // usesHalfDenormalFlavour says which FP16 record of queryOccupancy a format's pipelines are: the

@@ -101,6 +101,9 @@ struct OccupancyRecord {
     /// OccupancyQueryInfo::linearFetch for their records (the linear sampler, else texel loads),
     /// false for the general kernel's (one pipeline for both).
     bool linearFetch = false;
+    /// The same kernels' level 1 by textureGather (Fetch::Gather, formats of one channel):
+    /// OccupancyQueryInfo::gatherFetch for their records, false for the general kernel's.
+    bool gatherFetch = false;
     /// The halo-stage kernel whose stage 0 reads tiles of the base with a halo (where the base or
     /// its level 1 has an odd side): OccupancyQueryInfo::oddBase for halo-stage records, false
     /// for the others.
@@ -136,6 +139,11 @@ struct OccupancyQueryInfo {
     /// false for those that load texels. generateMips makes those kernels per fetch; the general
     /// kernel has one pipeline for both.
     bool linearFetch = false;
+    /// The plain-chain, halo-stage and summed-levels records' level-1 fetch by textureGather: true
+    /// for the pipelines that gather (Fetch::Gather, what Fetch::Auto takes on NVIDIA for formats
+    /// of one channel where the linear sampler is not allowed; they carry no load path). Not with
+    /// linearFetch or oddBase, nor for the general kernel: those records are not made.
+    bool gatherFetch = false;
     /// The halo-stage records' stage 0: true for the pipelines whose stage 0 reads tiles of the
     /// base with a halo (generateMips takes them where the base or its level 1 has an odd side;
     /// they load texels, so with linearFetch their records are not made), false for those with a
@@ -150,8 +158,9 @@ struct OccupancyQueryInfo {
 /// Fills `records` with one record per single-pass variant (FP32/FP16 x LDS/quad, those the
 /// Context can run, then FP32/FP16 of the plain-chain and halo-stage kernels where the device has
 /// quad operations, and of the summed-levels kernel; their names say "plain", "halo" and
-/// "summed", and end in "linear" for the linear fetch, "odd base" for OccupancyQueryInfo::oddBase
-/// and "normalized" for OccupancyQueryInfo::normalizedValues) of each requested reduction, and for
+/// "summed", and end in "linear" for the linear fetch, "gather" for OccupancyQueryInfo::gatherFetch
+/// (those three kernels only), "odd base" for OccupancyQueryInfo::oddBase and "normalized" for
+/// OccupancyQueryInfo::normalizedValues) of each requested reduction, and for
 /// each FP16 variant a
 /// second record with halfDenormals set where the device preserves 16-bit denormals (the flavour
 /// 16-bit float formats get). The normal pipelines are not touched: driver

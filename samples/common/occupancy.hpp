@@ -14,9 +14,11 @@ namespace vkspd_tools {
 // kernels: the halo-stage kernel at each other count in `channels`, and the three through the
 // linear sampler (OccupancyRecord::linearFetch; the halo-stage kernel at every count in
 // `channels` and four), and the halo-stage kernel whose stage 0 reads an odd base (OccupancyRecord::oddBase;
-// texel loads) at every count; then, for each count in `normalizedChannels` (those of normalized
-// formats: vkspd::usesNormalizedFlavour), the halo-stage kernel's normalized flavours
-// (OccupancyRecord::normalizedValues) with loads, through the linear sampler and on an odd base.
+// texel loads) at every count, and the three through the gather (OccupancyRecord::gatherFetch:
+// formats of one channel, so the halo-stage kernel at one); then, for each count in
+// `normalizedChannels` (those of normalized formats: vkspd::usesNormalizedFlavour), the halo-stage
+// kernel's normalized flavours (OccupancyRecord::normalizedValues) with loads, through the linear
+// sampler and on an odd base, and at one channel through the gather.
 // Appends to `records`; stops at the first error and returns it, with the records appended until
 // then.
 inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQueryInfo query,
@@ -52,13 +54,22 @@ inline vkspd::Result queryEveryFlavour(vkspd::Context context, vkspd::OccupancyQ
         r = vkspd::queryOccupancy(context, query, &found);
         for (vkspd::OccupancyRecord& rec : found) records->push_back(std::move(rec));
     }
+    query.oddBase = false;
+    query.gatherFetch = true;
+    query.channels = 1;
+    if (!r.ok()) return r;
+    r = vkspd::queryOccupancy(context, query, &found);
+    for (vkspd::OccupancyRecord& rec : found) records->push_back(std::move(rec));
+    query.gatherFetch = false;
     query.normalizedValues = true;
     for (uint32_t n : normalizedChannels)
-        for (int flavour = 0; flavour < 3; ++flavour) {  // loads, the linear sampler, an odd base
+        for (int flavour = 0; flavour < 4; ++flavour) {  // loads, the linear sampler, an odd base, the gather
+            if (flavour == 3 && n != 1) continue;
             if (!r.ok()) return r;
             query.channels = n;
             query.linearFetch = flavour == 1;
             query.oddBase = flavour == 2;
+            query.gatherFetch = flavour == 3;
             r = vkspd::queryOccupancy(context, query, &found);
             for (vkspd::OccupancyRecord& rec : found) records->push_back(std::move(rec));
         }
