@@ -373,8 +373,11 @@ Result queryOccupancy(Context c, const OccupancyQueryInfo& info, std::vector<Occ
                     // So is the normalized flavour.
                     if (info.normalizedValues && !halo) continue;
                     const bool perFetch = plain || halo || sums;
-                    // The gather: those three kernels, neither with the sampler nor on an odd base.
-                    if (info.gatherFetch && (!perFetch || info.linearFetch || info.oddBase)) continue;
+                    // The gather: those three kernels, neither with the sampler nor on an odd base,
+                    // and not MinMax (its images have two channels).
+                    if (info.gatherFetch &&
+                        (!perFetch || info.linearFetch || info.oddBase || red == Reduction::MinMax))
+                        continue;
                     OccupancyRecord rec;
                     rec.variant = std::string(reductionKey(red)) + (fp16 ? " fp16" : " fp32") +
                                   (plain ? " plain" : halo ? " halo" : sums ? " summed" : quad ? " quad" : " lds") +

@@ -307,6 +307,27 @@ TEST_F(GpuTest, QueryEveryFlavourAddsEachPlainAndHaloFlavourOnce) {
     EXPECT_EQ(every.size(), base.size() + 14 * plainLoads);
 }
 
+// The gather's records are those of the kernels that gather: the plain-chain, halo-stage and
+// summed-levels kernels, never the general kernel, and never MinMax, whose images have two channels.
+TEST_F(GpuTest, OccupancyGatherRecordsAreTheGatheringKernelsOnly) {
+    vkspd::OccupancyQueryInfo query;
+    query.reductions = {vkspd::Reduction::Min, vkspd::Reduction::MinMax};
+    query.gatherFetch = true;
+    query.channels = 1;
+    std::vector<vkspd::OccupancyRecord> records;
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, query, &records).ok());
+    EXPECT_EQ(records.empty(), !h->quad);
+    for (const vkspd::OccupancyRecord& rec : records) {
+        EXPECT_TRUE(rec.plainChain || rec.haloStages || rec.summedLevels) << rec.variant;
+        EXPECT_EQ(rec.reduction, vkspd::Reduction::Min) << rec.variant;
+        EXPECT_TRUE(rec.gatherFetch) << rec.variant;
+        EXPECT_NE(rec.variant.find(" gather"), std::string::npos) << rec.variant;
+    }
+    query.linearFetch = true;  // no pipeline both samples and gathers
+    ASSERT_TRUE(vkspd::queryOccupancy(h->context, query, &records).ok());
+    EXPECT_TRUE(records.empty());
+}
+
 // usesHalfDenormalFlavour says which FP16 record of queryOccupancy a format's pipelines are: the
 // half-denormals record exists exactly where some format takes it, and only formats whose texels a
 // half denormal can change (16-bit float, B10G11R11) take it; 8-bit formats never do.

@@ -142,7 +142,7 @@ struct OccupancyQueryInfo {
     /// The plain-chain, halo-stage and summed-levels records' level-1 fetch by textureGather: true
     /// for the pipelines that gather (Fetch::Gather, what Fetch::Auto takes on NVIDIA for formats
     /// of one channel where the linear sampler is not allowed; they carry no load path). Not with
-    /// linearFetch or oddBase, nor for the general kernel: those records are not made.
+    /// linearFetch or oddBase, nor for the general kernel or MinMax: those records are not made.
     bool gatherFetch = false;
     /// The halo-stage records' stage 0: true for the pipelines whose stage 0 reads tiles of the
     /// base with a halo (generateMips takes them where the base or its level 1 has an odd side;
