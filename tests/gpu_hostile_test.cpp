@@ -128,13 +128,14 @@ struct Outcome {
 // reference: within the tolerance of docs/FILTER.md (bit-exact for Min, Max, MinMax), NaN exactly where the
 // reference has NaN, and +-Inf exactly where the reference rounds to +-Inf.
 Outcome runCase(Harness* h, VkFormat format, uint32_t w, uint32_t ht, Pattern pattern, vkspd::Reduction reduction,
-                vkspd::Precision precision) {
+                vkspd::Precision precision, vkspd::Fetch fetch = vkspd::Fetch::Auto) {
     Outcome out;
     vkspd::FormatInfo fi;
     vkspd::getFormatInfo(format, &fi);
     const std::string what = std::string(patternName(pattern)) + ", " + fi.name + " " + std::to_string(w) + "x" +
                              std::to_string(ht) + ", reduction " + std::to_string(int(reduction)) +
-                             (precision == vkspd::Precision::FP16 ? ", FP16" : ", FP32");
+                             (precision == vkspd::Precision::FP16 ? ", FP16" : ", FP32") +
+                             (fetch == vkspd::Fetch::Gather ? ", gather" : "");
     SCOPED_TRACE(what);
     TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, 1, singlePassFlags(format));
     std::vector<double> texels = makeTexels(pattern, format, w, ht, fi.channels);
@@ -144,8 +145,12 @@ Outcome runCase(Harness* h, VkFormat format, uint32_t w, uint32_t ht, Pattern pa
     vkspd::MipGenInfo info = chainInfo(img);
     info.reduction = reduction;
     info.precision = precision;
+    info.fetch = fetch;
     vkspd::DispatchDescription d;
     EXPECT_TRUE(vkspd::describeDispatch(h->context, info, &d).ok());
+    if (fetch == vkspd::Fetch::Gather) {
+        EXPECT_TRUE(d.gatherFetch);
+    }
     out.fp16 = d.fp16;
     h->submit([&](VkCommandBuffer cmd) {
         vkspd::Result r = vkspd::generateMips(h->context, cmd, info);
@@ -283,6 +288,26 @@ TEST_F(GpuTest, HostileMinMaxPyramids) {
                 runCase(h, format, size[0], size[1], p, vkspd::Reduction::MinMax, vkspd::Precision::Auto);
                 ++cases;
             }
+    std::printf("[ hostile  ] %zu cases\n", cases);
+}
+
+// The gather returns the texels as they are: NaN, infinities, denormals and extremes of one-channel
+// float formats reach every level as through loads, on a plain chain and on a plain prefix before
+// later levels of odd sides.
+TEST_F(GpuTest, HostileFloatDataThroughTheGather) {
+    if (!h->quad) GTEST_SKIP() << "Fetch::Gather needs the quad path";
+    size_t cases = 0;
+    const uint32_t sizes[][2] = {{256, 128}, {520, 264}};
+    for (VkFormat format : {VK_FORMAT_R32_SFLOAT, VK_FORMAT_R16_SFLOAT})
+        for (Pattern p : {Pattern::NaNs, Pattern::Infs, Pattern::NegInfs, Pattern::Denormals, Pattern::Extremes,
+                          Pattern::SignedExtremes})
+            for (vkspd::Reduction r : {vkspd::Reduction::Average, vkspd::Reduction::Min, vkspd::Reduction::Max})
+                for (const auto& size : sizes) {
+                    if (p == Pattern::SignedExtremes && r == vkspd::Reduction::Average) continue;
+                    Outcome o = runCase(h, format, size[0], size[1], p, r, vkspd::Precision::Auto, vkspd::Fetch::Gather);
+                    EXPECT_EQ(o.overflows, 0u);
+                    ++cases;
+                }
     std::printf("[ hostile  ] %zu cases\n", cases);
 }
 
