@@ -87,16 +87,17 @@ const char* kUsageText =
     "fp16|fp32 quad|lds (Fetch::Load) and, on the fp16 (else fp32) quad variant, the tuning\n"
     "options 'linear' (Fetch::LinearSampler, where the format allows it) and 'cols N' (group-ID\n"
     "tiling in strips of N tiles). Where the chain is plain (every level a 2x2 reduction), the\n"
-    "plain-chain kernel (Kernel::PlainChain): vkspd plain fp16|fp32 linear|load with the\n"
+    "plain-chain kernel (Kernel::PlainChain): vkspd plain fp16|fp32 linear|gather|load with the\n"
     "library's tiles per group, and 'vkspd plain ... tiles N' for each N of --tiles. Where the\n"
     "halo-stage kernel takes the chain (Kernel::HaloStages: a chain with an odd level, after a\n"
     "plain prefix of two or more levels or from the base in tiles with a halo), vkspd halo\n"
-    "fp16|fp32 linear|load (no linear row where the base or level 1 is odd). Where the\n"
-    "summed-levels kernel takes the chain (Kernel::SummedLevels: after a plain prefix of two or\n"
-    "more levels, the average of a UNORM or sRGB format, or Min, Max and MinMax of any), vkspd\n"
-    "summed fp16|fp32 linear|load and, right after the first of them, 'vkspd summed ... tiles N'\n"
-    "for each N of --tiles (on a plain chain: every level past level 6 in one pass, with the\n"
-    "plain-chain kernel's tiles per group and tail).\n"
+    "fp16|fp32 linear|gather|load (no linear or gather row where the base or level 1 is odd).\n"
+    "Where the summed-levels kernel takes the chain (Kernel::SummedLevels: after a plain prefix\n"
+    "of two or more levels, the average of a UNORM or sRGB format, or Min, Max and MinMax of\n"
+    "any), vkspd summed fp16|fp32 linear|gather|load and, right after the first of them, 'vkspd\n"
+    "summed ... tiles N' for each N of --tiles (on a plain chain: every level past level 6 in\n"
+    "one pass, with the plain-chain kernel's tiles per group and tail). Gather rows\n"
+    "(Fetch::Gather) are for formats of one channel read from the image itself.\n"
     "The Hi-Z row (--formats d32-min, reported as R32_SFLOAT-Min-D32): a depth pyramid, an\n"
     "R32_SFLOAT image made with Reduction::Min from a D32_SFLOAT depth image (depth in [0, 1])\n"
     "given as MipGenInfo::source: the dispatch copies it into level 0 and reduces the levels\n"
@@ -1433,15 +1434,18 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
         methods.push_back(m);
     }
     // A kernel's quad variants that the library takes for `s`: FP16 (where the format allows it)
-    // and FP32, each with the linear-sampler fetch and with loads, named "vkspd <name> ...".
+    // and FP32, each with the linear-sampler fetch, the gather (formats of one channel) and with
+    // loads, named "vkspd <name> ...".
     auto kernelVariants = [&](const char* name, vkspd::Kernel kernel) {
         std::vector<Method> variants;
+        const std::pair<vkspd::Fetch, const char*> fetches[] = {
+            {vkspd::Fetch::LinearSampler, " linear"}, {vkspd::Fetch::Gather, " gather"}, {vkspd::Fetch::Load, " load"}};
         for (bool half : {true, false}) {
             if (half && !fp16) continue;
-            for (bool lin : {true, false}) {
-                Method m{std::string("vkspd ") + name + (half ? " fp16" : " fp32") + (lin ? " linear" : " load"),
-                         Method::SinglePass, half ? vkspd::Precision::FP16 : vkspd::Precision::FP32,
-                         vkspd::SubgroupPath::Quad, lin ? vkspd::Fetch::LinearSampler : vkspd::Fetch::Load};
+            for (const auto& fetch : fetches) {
+                Method m{std::string("vkspd ") + name + (half ? " fp16" : " fp32") + fetch.second, Method::SinglePass,
+                         half ? vkspd::Precision::FP16 : vkspd::Precision::FP32, vkspd::SubgroupPath::Quad,
+                         fetch.first};
                 m.tuning.kernel = kernel;
                 vkspd::DispatchDescription d;
                 vkspd::ScheduleDescription sd;
@@ -1455,7 +1459,7 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
         return variants;
     };
     // A kernel's variants with the library's tiles per group, and the tiles sweep on the first of
-    // them (FP16, else FP32; linear, else load) right after it, so those rows follow their own
+    // them (FP16, else FP32; linear, else gather, else load) right after it, so those rows follow their own
     // pipeline (each fetch is a pipeline of its own).
     auto withTilesSweep = [&](const std::vector<Method>& variants) {
         if (variants.empty()) return;
