@@ -83,7 +83,8 @@ enum class Fetch {
     /// level 1 of the plain-chain, halo-stage and summed-levels kernels. Rules: a format of one
     /// channel read from the image itself (no MipGenInfo::source), the quad path, one layer, and
     /// a kernel that gathers (not the general kernel, nor an odd base's stage 0); elsewhere
-    /// generateMips returns an error naming the rule. Any reduction.
+    /// generateMips returns an error naming the rule. Average, Min, Max and Custom (MinMax writes
+    /// images of two channels).
     Gather,
 };
 
