@@ -3,7 +3,6 @@
 // base with a halo), every built-in reduction, layers, a depth source, and the requests it refuses.
 #include "vulkan_harness.hpp"
 
-#include <cstdio>
 #include <utility>
 #include <cstring>
 #include <functional>
@@ -50,16 +49,7 @@ void expectHaloChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht, uint3
     uint32_t levels = 0;
     for (uint32_t s = 0; s < d.stages; ++s) levels += d.levelsPerStage[s];
     EXPECT_EQ(levels, img.levels - 1) << what;
-    h->submit([&](VkCommandBuffer cmd) {
-        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
-        EXPECT_TRUE(g.ok()) << g.message;
-    });
-    const auto gpu = h->readLevels(img);
-    vkspd::ReferenceOptions o;
-    o.reduction = reduction;
-    const double tol = reduction == vkspd::Reduction::Average ? vkspd::toleranceFor(format, fp16) : 0.0;
-    const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, layers, tol, what, o);
-    std::printf("[ worst    ] %s: %g (tolerance %g)\n", what.c_str(), worst, tol);
+    expectGeneratedChainMatches(h, img, info, fp16, what);
     h->destroyImage(img);
     vkspd::forgetImage(h->context, img.image);
 }

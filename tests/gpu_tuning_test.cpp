@@ -215,16 +215,7 @@ void expectGatheredChainMatches(Harness* h, VkFormat format, uint32_t w, uint32_
     EXPECT_EQ(d.plainChain, kernel == vkspd::Kernel::PlainChain) << what;
     EXPECT_EQ(d.haloStages && !d.oddBaseStage, kernel == vkspd::Kernel::HaloStages) << what;
     EXPECT_EQ(d.summedLevels, kernel == vkspd::Kernel::SummedLevels) << what;
-    h->submit([&](VkCommandBuffer cmd) {
-        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
-        EXPECT_TRUE(g.ok()) << what << ": " << g.message;
-    });
-    auto gpu = h->readLevels(img);
-    vkspd::ReferenceOptions options;
-    options.reduction = reduction;
-    const double tol = reduction == vkspd::Reduction::Average ? vkspd::toleranceFor(format, fp16) : 0.0;
-    const double worst = expectChainMatches(img, gpu, 0, img.levels, 0, 1, tol, what, options);
-    std::printf("[ worst    ] %s: %g (tolerance %g)\n", what.c_str(), worst, tol);
+    expectGeneratedChainMatches(h, img, info, fp16, what);
     h->destroyImage(img);
     vkspd::forgetImage(h->context, img.image);
 }

@@ -429,6 +429,21 @@ double expectChainMatches(const TestImage& t, const std::vector<std::vector<uint
     return worst;
 }
 
+double expectGeneratedChainMatches(Harness* h, const TestImage& image, const vkspd::MipGenInfo& info, bool fp16,
+                                   const std::string& what) {
+    h->submit([&](VkCommandBuffer cmd) {
+        vkspd::Result g = vkspd::generateMips(h->context, cmd, info);
+        EXPECT_TRUE(g.ok()) << what << ": " << g.message;
+    });
+    const auto gpu = h->readLevels(image);
+    vkspd::ReferenceOptions options;
+    options.reduction = info.reduction;
+    const double tol = info.reduction == vkspd::Reduction::Average ? vkspd::toleranceFor(image.format, fp16) : 0.0;
+    const double worst = expectChainMatches(image, gpu, 0, image.levels, 0, image.layers, tol, what, options);
+    std::printf("[ worst    ] %s: %g (tolerance %g)\n", what.c_str(), worst, tol);
+    return worst;
+}
+
 void GpuTest::SetUp() {
     h = Harness::get();
     ASSERT_NE(h, nullptr) << "no usable Vulkan device for GPU tests";

@@ -135,6 +135,12 @@ double expectChainMatches(const TestImage& image, const std::vector<std::vector<
 double expectChainMatches(const TestImage& image, const std::vector<std::vector<uint8_t>>& gpu,
                           uint32_t base, uint32_t count, uint32_t firstLayer, uint32_t layers,
                           double tolerance, const std::string& what, const vkspd::ReferenceOptions& options);
+// Runs generateMips(info) on `image` (level 0 already uploaded), reads every level back and
+// expects every layer's chain to match the CPU reference made with info.reduction (a built-in
+// one): Average within toleranceFor(format, fp16), Min, Max and MinMax bit-exact. Prints the worst
+// error ("[ worst    ] what: ...") and returns it.
+double expectGeneratedChainMatches(Harness* h, const TestImage& image, const vkspd::MipGenInfo& info, bool fp16,
+                                   const std::string& what);
 
 // Create flags an image of `format` needs for the single pass: sRGB images are written through a
 // UNORM view (MUTABLE_FORMAT), and their STORAGE usage only applies to such views (EXTENDED_USAGE).
