@@ -4,7 +4,8 @@
 # JSON. The blit chain and one dispatch per level cannot make it, so they are absent and the
 # 'x blit' ratio is n/a (empty in the CSV, null in the JSON). A second run checks sampled texels
 # (the bench's own Min footprint reference) instead of every texel; a third, without --formats,
-# shows the row is in the default list; a fourth runs the r32f-min, r8-min and r16f-min rows.
+# shows the row is in the default list; a fourth runs the r32f-min, r8-min, r16f-min, rgba8-min,
+# rgba16f-min and rg16f-minmax rows.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 include(${CMAKE_CURRENT_LIST_DIR}/check_rows.cmake)
 file(REMOVE_RECURSE ${DIR})
@@ -49,12 +50,15 @@ if(NOT out MATCHES "--formats LIST +comma-separated: [^\n]*d32-min")
   message(FATAL_ERROR "bench.d32_min: --help does not name d32-min:\n${out}")
 endif()
 # The same Min pyramid of an image's own base level (--formats r32f-min, r8-min, r16f-min, on
-# request): checked like the Hi-Z row, and neither the blit chain nor the dispatch per level, which
-# cannot make a Min pyramid, is timed.
-execute_process(COMMAND ${BENCH} --formats r32f-min,r8-min,r16f-min --sizes 64x64,67x35 --reps 2
+# request), Min of four channels and the min-max pyramid of two (rgba8-min, rgba16f-min,
+# rg16f-minmax): checked like the Hi-Z row, and neither the blit chain nor the dispatch per level,
+# which cannot make such a pyramid, is timed.
+execute_process(COMMAND ${BENCH} --formats r32f-min,r8-min,r16f-min,rgba8-min,rgba16f-min,rg16f-minmax
+                --sizes 64x64,67x35 --reps 2
                 --tiles none --cols none --methods "vkspd default,vkspd fp32 quad,blit,dispatch"
                 --copy-mib 8 --evict-mib 8 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-foreach(row R32_SFLOAT-Min R8_UNORM-Min R16_SFLOAT-Min)
+foreach(row R32_SFLOAT-Min R8_UNORM-Min R16_SFLOAT-Min R8G8B8A8_UNORM-Min R16G16B16A16_SFLOAT-Min
+            R16G16_SFLOAT-MinMax)
   if(NOT rc EQUAL 0 OR NOT out MATCHES "\n${row} +64x64 +vkspd default \\([^\n]* ok\n"
      OR NOT out MATCHES "\n${row} +67x35 +vkspd fp32 quad [^\n]* ok\n"
      OR out MATCHES "${row} +[0-9x]+ +(blit chain|dispatch per level)")

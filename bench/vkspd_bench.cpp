@@ -123,11 +123,14 @@ const char* kUsageText =
     "                    2047x2047, 2048x2048, 4095x4095, 4096x4096, 8191x8191, 8192x8192 and\n"
     "                    16384x16384, up to the device limit)\n"
     "  --formats LIST    comma-separated: rgba8, rgba16f, r32f, rgba32f, d32-min (the Hi-Z row),\n"
-    "                    r32f-min, r8-min, r16f-min, r8, r16f, rgba8-custom (default: all but\n"
-    "                    the last six; r32f-min is the Hi-Z pyramid of an R32_SFLOAT image's own\n"
+    "                    r32f-min, r8-min, r16f-min, rgba8-min, rgba16f-min, rg16f-minmax, r8,\n"
+    "                    r16f, rgba8-custom (default: the first five; r32f-min is the Hi-Z\n"
+    "                    pyramid of an R32_SFLOAT image's own\n"
     "                    base level, reported as R32_SFLOAT-Min (no copy: on NVIDIA its level 1\n"
     "                    is gathered, Fetch::Gather, where d32-min loads its source); r8-min and\n"
     "                    r16f-min the same of R8_UNORM and R16_SFLOAT (the FP16 variants);\n"
+    "                    rgba8-min and rgba16f-min Min of four channels; rg16f-minmax the\n"
+    "                    min-max pyramid (R: minimum, G: maximum) of an R16G16_SFLOAT image;\n"
     "                    r8 moves a quarter of rgba8's bytes with the same texels, and with\n"
     "                    the same instructions but in the halo-stage kernel (which computes its\n"
     "                    one channel only): it shows what costs per texel rather than per byte;\n"
@@ -188,6 +191,10 @@ const FormatChoice kFormats[] = {
     {"r32f-min", VK_FORMAT_R32_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R32_SFLOAT-Min"},
     {"r8-min", VK_FORMAT_R8_UNORM, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R8_UNORM-Min"},
     {"r16f-min", VK_FORMAT_R16_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R16_SFLOAT-Min"},
+    // Min of four channels, and the min-max pyramid of a two-channel format.
+    {"rgba8-min", VK_FORMAT_R8G8B8A8_UNORM, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R8G8B8A8_UNORM-Min"},
+    {"rgba16f-min", VK_FORMAT_R16G16B16A16_SFLOAT, vkspd::Reduction::Min, VK_FORMAT_UNDEFINED, "R16G16B16A16_SFLOAT-Min"},
+    {"rg16f-minmax", VK_FORMAT_R16G16_SFLOAT, vkspd::Reduction::MinMax, VK_FORMAT_UNDEFINED, "R16G16_SFLOAT-MinMax"},
     {"rgba8-custom", VK_FORMAT_R8G8B8A8_UNORM, vkspd::Reduction::Average, VK_FORMAT_UNDEFINED,
      "R8G8B8A8_UNORM-custom", true}};
 
