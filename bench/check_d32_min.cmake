@@ -5,7 +5,7 @@
 # 'x blit' ratio is n/a (empty in the CSV, null in the JSON). A second run checks sampled texels
 # (the bench's own Min footprint reference) instead of every texel; a third, without --formats,
 # shows the row is in the default list; a fourth runs the r32f-min, r8-min, r16f-min, rgba8-min,
-# rgba16f-min and rg16f-minmax rows.
+# rgba16f-min and rg16f-minmax rows, and a fifth two of them at sampled texels.
 # -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 include(${CMAKE_CURRENT_LIST_DIR}/check_rows.cmake)
 file(REMOVE_RECURSE ${DIR})
@@ -63,5 +63,16 @@ foreach(row R32_SFLOAT-Min R8_UNORM-Min R16_SFLOAT-Min R8G8B8A8_UNORM-Min R16G16
      OR NOT out MATCHES "\n${row} +67x35 +vkspd fp32 quad [^\n]* ok\n"
      OR out MATCHES "${row} +[0-9x]+ +(blit chain|dispatch per level)")
     message(FATAL_ERROR "bench.d32_min: the ${row} row gave exit ${rc}:\n${out}\n${err}")
+  endif()
+endforeach()
+# The same rows checked at sampled texels (the bench's own footprint reference, which sizes past
+# 4096x4096 take): Min, and MinMax's minimum in R and maximum in G.
+execute_process(COMMAND ${BENCH} --formats rgba8-min,rg16f-minmax --sizes 64x64,67x35 --reps 2 --sampled
+                --tiles none --cols none --methods "vkspd default,vkspd fp32 quad"
+                --copy-mib 8 --evict-mib 8 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+foreach(row R8G8B8A8_UNORM-Min R16G16_SFLOAT-MinMax)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "\n${row} +64x64 +vkspd default \\([^\n]* ok\n"
+     OR NOT out MATCHES "\n${row} +67x35 +vkspd fp32 quad [^\n]* ok\n")
+    message(FATAL_ERROR "bench.d32_min: the ${row} row at sampled texels gave exit ${rc}:\n${out}\n${err}")
   endif()
 endforeach()

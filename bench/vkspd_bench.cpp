@@ -768,16 +768,24 @@ struct LevelSource {
     }
 };
 
-// How a footprint's texels make a value (docs/FILTER.md): their weighted sum (Average), or the
-// minimum over those with a non-zero weight (Min: a texel of the composed footprint has a non-zero
-// weight exactly where the level-by-level minimum reaches it). The bench times no other reduction.
+// How a footprint's texels make channel c of a value (docs/FILTER.md): their weighted sum
+// (Average), or the minimum or maximum over those with a non-zero weight (Min, Max; MinMax: R the
+// minimum, G the maximum). A texel of the composed footprint has a non-zero weight exactly where
+// the level-by-level extreme reaches it. The bench times no custom reduction here (its row
+// averages and is checked as Average).
 struct Accumulator {
-    bool min = false;
-    explicit Accumulator(vkspd::Reduction r) : min(r == vkspd::Reduction::Min) {}
-    double start() const { return min ? double(INFINITY) : 0.0; }
-    void add(double& acc, double weight, double value) const {
-        if (!min) acc += weight * value;
-        else if (weight != 0.0) acc = std::min(acc, value);
+    vkspd::Reduction reduction;
+    explicit Accumulator(vkspd::Reduction r) : reduction(r) {}
+    bool minimum(uint32_t c) const {
+        return reduction == vkspd::Reduction::Min || (reduction == vkspd::Reduction::MinMax && c == 0);
+    }
+    double start(uint32_t c) const {
+        if (reduction == vkspd::Reduction::Average || reduction == vkspd::Reduction::Custom) return 0.0;
+        return minimum(c) ? double(INFINITY) : -double(INFINITY);
+    }
+    void add(double& acc, double weight, double value, uint32_t c) const {
+        if (reduction == vkspd::Reduction::Average || reduction == vkspd::Reduction::Custom) acc += weight * value;
+        else if (weight != 0.0) acc = minimum(c) ? std::min(acc, value) : std::max(acc, value);
     }
 };
 
@@ -786,11 +794,11 @@ struct Accumulator {
 void exactTexel(const LevelSource& src, uint32_t w, uint32_t h, uint32_t to, uint32_t x, uint32_t y,
                 const Accumulator& acc, double* out, std::vector<double>& row, std::vector<float>& scratch) {
     const AxisFootprint fx = footprint(w, src.level, to, x), fy = footprint(h, src.level, to, y);
-    for (uint32_t c = 0; c < src.channels; ++c) out[c] = acc.start();
+    for (uint32_t c = 0; c < src.channels; ++c) out[c] = acc.start(c);
     for (size_t j = 0; j < fy.weights.size(); ++j) {
         src.row(fx.first, fy.first + uint32_t(j), uint32_t(fx.weights.size()), row, scratch);
         for (size_t i = 0; i < fx.weights.size(); ++i)
-            for (uint32_t c = 0; c < src.channels; ++c) acc.add(out[c], fy.weights[j] * fx.weights[i], row[i * src.channels + c]);
+            for (uint32_t c = 0; c < src.channels; ++c) acc.add(out[c], fy.weights[j] * fx.weights[i], row[i * src.channels + c], c);
     }
 }
 
@@ -801,21 +809,22 @@ std::vector<double> exactLevel(const LevelSource& level0, uint32_t to, const Acc
     const uint32_t tw = vkspd::mipExtent(w, to), th = vkspd::mipExtent(h, to);
     std::vector<AxisFootprint> fxs(tw);
     for (uint32_t x = 0; x < tw; ++x) fxs[x] = footprint(w, 0, to, x);
-    std::vector<double> out(size_t(tw) * th * ch, acc.start());
+    std::vector<double> out(size_t(tw) * th * ch);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = acc.start(uint32_t(i % ch));
     parallelFor(th, [&](size_t begin, size_t end) {
         std::vector<double> sum(size_t(w) * ch), row;
         std::vector<float> scratch;
         for (size_t y = begin; y < end; ++y) {
-            std::fill(sum.begin(), sum.end(), acc.start());
+            for (size_t i = 0; i < sum.size(); ++i) sum[i] = acc.start(uint32_t(i % ch));
             const AxisFootprint fy = footprint(h, 0, to, uint32_t(y));
             for (size_t j = 0; j < fy.weights.size(); ++j) {
                 level0.row(0, fy.first + uint32_t(j), w, row, scratch);
-                for (size_t i = 0; i < sum.size(); ++i) acc.add(sum[i], fy.weights[j], row[i]);
+                for (size_t i = 0; i < sum.size(); ++i) acc.add(sum[i], fy.weights[j], row[i], uint32_t(i % ch));
             }
             for (uint32_t x = 0; x < tw; ++x)
                 for (size_t i = 0; i < fxs[x].weights.size(); ++i)
                     for (uint32_t c = 0; c < ch; ++c)
-                        acc.add(out[(y * tw + x) * ch + c], fxs[x].weights[i], sum[(fxs[x].first + i) * ch + c]);
+                        acc.add(out[(y * tw + x) * ch + c], fxs[x].weights[i], sum[(fxs[x].first + i) * ch + c], c);
         }
     });
     return out;
