@@ -507,7 +507,22 @@ Result checkScratchFits(Context c, const MipGenInfo& info, VkExtent2D base, Requ
     return {};
 }
 
+// Whether Precision::Auto may take the FP32 variants for a request the FP16 ones could run: Min
+// and Max on NVIDIA, where the plain-chain or summed-levels kernel takes it (checkRequest).
+// There the FP16 variants' NaN-propagating minimum and maximum of halves (nanMin, nanMax) cost
+// more than the FP32 ones' (H200: RGBA8 Min 4096x4096 94.0 -> 59.1 us, R8 Min 8192x8192 226.8 ->
+// 122.8, RGBA8 Min 1920x1080 27.7 -> 24.5); on the halo-stage kernel the FP32 variants run fewer
+// groups per SM and were slower (RGBA8 Min 4095x4095 156.4 -> 252.8 us, R8 Min 3840x2160 36.2 ->
+// 42.7), and MinMax on the plain-chain kernel gained at 2048x2048 but lost at 8192x8192 (162.5 ->
+// 177.5): docs/PERFORMANCE.md, "FP32 for Min and Max on NVIDIA".
+bool autoPrefersFp32(Context c, const MipGenInfo& info, const Request& req) {
+    const uint32_t r = req.decision.reduction;
+    return info.precision == Precision::Auto && req.fp16 && (r == VKSPD_REDUCTION_MIN || r == VKSPD_REDUCTION_MAX) &&
+           c->properties.vendorID == kVendorNvidia;
+}
+
 // Precision: sets req->fp16, or refuses a precision the format or the device cannot take.
+// Precision::Auto takes FP16 where it can; checkRequest may then take FP32 (autoPrefersFp32).
 Result choosePrecision(Context c, const MipGenInfo& info, Request* req) {
     const bool fp16Possible = req->decision.fp16Possible;
     switch (info.precision) {
@@ -566,6 +581,15 @@ Result checkScratchOffset(Context c, const MipGenInfo& info) {
     return {};
 }
 
+// The fetch, the group columns and the kernel for a request whose precision and subgroup path
+// are chosen.
+Result chooseFetchAndKernel(Context c, const MipGenInfo& info, const Tuning& tuning, Request* req) {
+    if (Result r = checkFetch(c, info, req); !r.ok()) return r;
+    req->groupColumns = std::min(tuning.groupColumns, req->plan.groupsX());
+    if (Result r = checkKernel(tuning, info, c->dataRangeLimit, req); !r.ok()) return r;
+    return checkGatherKernel(info, req);
+}
+
 // Everything generateMips checks before it records, in this order: the context and the enums,
 // the format and path, the image and its ranges, the source, the plan; then, on the single pass,
 // the scratch size, precision, subgroup path, fetch, kernel and the caller's scratch offset.
@@ -609,12 +633,19 @@ Result checkRequest(Context c, const MipGenInfo& info, Request* req) {
 
     if (Result r = choosePrecision(c, info, req); !r.ok()) return r;
     if (Result r = chooseSubgroupPath(c, info, req); !r.ok()) return r;
-    Result fetch = checkFetch(c, info, req);
-    if (!fetch.ok()) return fetch;
-    req->groupColumns = std::min(tuning.groupColumns, req->plan.groupsX());
-    Result kernel = checkKernel(tuning, info, c->dataRangeLimit, req);
-    if (!kernel.ok()) return kernel;
-    if (Result r = checkGatherKernel(info, req); !r.ok()) return r;
+    // Precision::Auto: Min and Max on NVIDIA in FP32 where the plain-chain or summed-levels kernel
+    // takes the chain at FP16 and again at FP32 (autoPrefersFp32): the kernel is chosen again from
+    // the request before it, since the summed levels' strips depend on the precision.
+    const bool fp32Preferred = autoPrefersFp32(c, info, *req);
+    Request fp32;
+    if (fp32Preferred) {
+        fp32 = *req;
+        fp32.fp16 = false;
+    }
+    if (Result r = chooseFetchAndKernel(c, info, tuning, req); !r.ok()) return r;
+    if (fp32Preferred && (req->plainKernel || req->sumsKernel) && chooseFetchAndKernel(c, info, tuning, &fp32).ok() &&
+        (fp32.plainKernel || fp32.sumsKernel))
+        *req = fp32;
     // After the kernel: the halo-stage kernel's scratch is its own.
     if (Result r = checkScratchFits(c, info, base, req); !r.ok()) return r;
     return checkScratchOffset(c, info);

@@ -323,3 +323,56 @@ TEST_F(GpuTest, GatherFetchWhereNotAllowedIsAnError) {
     EXPECT_FALSE(d.gatherFetch);
     h->destroyImage(one);
 }
+
+namespace {
+
+// Precision::Auto: FP16 wherever the format and device allow it, but FP32 for Min and Max on
+// NVIDIA where the plain-chain or summed-levels kernel runs the chain (measured faster there; not
+// on the halo-stage kernel, nor for MinMax); every chain matches the reference bit for bit either
+// way. On other devices every case takes FP16.
+TEST_F(GpuTest, AutoPrecisionOfMinAndMaxFollowsTheVendorRule) {
+    using vkspd::Reduction;
+    const bool nvidia = h->properties.vendorID == 0x10DE;
+    struct Case {
+        VkFormat format;
+        uint32_t w, ht;
+        Reduction reduction;
+        const char* kernel;  // the kernel Auto takes: plain, summed or halo
+    };
+    const Case cases[] = {
+        {VK_FORMAT_R8_UNORM, 256, 256, Reduction::Min, "plain"},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 128, 32, Reduction::Max, "plain"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 1000, 600, Reduction::Min, "summed"},  // a plain prefix of 3
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 260, 132, Reduction::Max, "halo"},  // 8-byte texels: not summed
+        {VK_FORMAT_R8G8B8A8_UNORM, 255, 255, Reduction::Min, "halo"},        // an odd base
+        {VK_FORMAT_R16_SFLOAT, 130, 66, Reduction::Max, "halo"},             // level 1 is 65x33
+        {VK_FORMAT_R16G16_SFLOAT, 128, 64, Reduction::MinMax, "plain"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 256, 256, Reduction::Average, "plain"},
+    };
+    for (const Case& c : cases) {
+        vkspd::FormatInfo fi;
+        vkspd::getFormatInfo(c.format, &fi);
+        const std::string what = std::string(fi.name) + " " + std::to_string(c.w) + "x" + std::to_string(c.ht) +
+                                 " reduction " + std::to_string(int(c.reduction));
+        TestImage img = h->createImage(c.format, c.w, c.ht, vkspd::fullMipCount(c.w, c.ht), kChainUsage);
+        const std::vector<uint8_t> level0 = randomTexels(c.format, c.w, c.ht, c.w * 3 + c.ht);
+        h->upload(img, level0.data());
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.reduction = c.reduction;
+        Described d;
+        vkspd::Result r = describe(h->context, info, &d);
+        ASSERT_TRUE(r.ok()) << what << ": " << r.message;
+        const std::string kernel = d.plainChain ? "plain" : d.summedLevels ? "summed" : d.haloStages ? "halo" : "general";
+        if (h->quad) {
+            EXPECT_EQ(kernel, c.kernel) << what;
+        }
+        const bool extremes = c.reduction == Reduction::Min || c.reduction == Reduction::Max;
+        EXPECT_EQ(d.fp16, h->fp16 && fi.fp16Capable && !(extremes && nvidia && (d.plainChain || d.summedLevels)))
+            << what;
+        expectGeneratedChainMatches(h, img, info, d.fp16, what);
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+    }
+}
+
+}  // namespace

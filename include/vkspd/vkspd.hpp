@@ -47,7 +47,9 @@ struct Result {
 
 /// Which arithmetic the shader uses for levels inside a tile.
 enum class Precision {
-    Auto,  ///< FP16 where the format's precision allows it and the device enabled shaderFloat16.
+    Auto,  ///< FP16 where the format's precision allows it and the device enabled shaderFloat16;
+           ///< but FP32 for Min and Max on NVIDIA GPUs where the plain-chain or summed-levels
+           ///< kernel runs the chain (measured faster there: docs/PERFORMANCE.md).
     FP16,  ///< 16-bit shared memory and quad exchanges (quad averages in 16-bit arithmetic; weighted
            ///< sums accumulate in 32-bit, see docs/DESIGN.md); an error for formats it cannot hold.
     FP32,  ///< 32-bit arithmetic everywhere.
@@ -318,7 +320,9 @@ struct Capability {
     std::string reason;             ///< Why this path, and why not the faster ones; for None, the
                                     ///< missing usage flag, create flag or format feature.
     bool exact = false;             ///< Within docs/FILTER.md's tolerance at every size (SinglePass).
-    bool fp16 = false;              ///< Precision::Auto takes the FP16 path (SinglePass).
+    bool fp16 = false;              ///< Precision::Auto takes the FP16 path (SinglePass); for
+                                    ///< Min and Max on NVIDIA GPUs only where the halo-stage or
+                                    ///< general kernel runs the chain (Precision::Auto).
     VkFormat storageFormat = VK_FORMAT_UNDEFINED;  ///< Format of the storage views (SinglePass:
                                                    ///< the UNORM twin of an sRGB format).
 };
