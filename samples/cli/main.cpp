@@ -18,6 +18,9 @@
 
 #include <vkspd/reference.hpp>
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -422,6 +425,64 @@ int listDevices(const Options& o) {
     return kExitOk;
 }
 
+// --pipeline-cache FILE: the bytes of FILE where it exists (empty where it does not); false, with
+// the reason, where it cannot be read or is not a Vulkan pipeline cache (a header of version one:
+// its size, 32, and version, 1, in its first words), which the run then leaves as it is.
+bool readPipelineCacheFile(const std::string& path, std::vector<uint8_t>* bytes, std::string* reason) {
+    bytes->clear();
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0 && errno == ENOENT) return true;
+    // The header first, so that a large file of another kind is refused without reading it.
+    uint32_t header[2] = {0, 0};
+    if (FILE* f = std::fopen(path.c_str(), "rb")) {
+        if (std::fread(header, sizeof header, 1, f) != 1) header[0] = 0;
+        std::fclose(f);
+    }
+    if (header[0] == 32 && header[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && !readFile(path, bytes, reason)) {
+        *reason = "cannot read it: " + *reason;
+        return false;
+    }
+    if (bytes->size() < 32) {
+        *reason = "not a Vulkan pipeline cache (no header of version one); left as it is";
+        return false;
+    }
+    return true;
+}
+
+// Whether --pipeline-cache FILE can be written at the end: its folder exists.
+bool pipelineCacheFolderExists(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    const std::string folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    struct stat st;
+    return stat(folder.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// Whether a pipeline cache's bytes were made by this device and driver (its header's vendor,
+// device and cache UUID): others start an empty cache, which the run's end writes over them.
+bool pipelineCacheMatches(const std::vector<uint8_t>& bytes, const VkPhysicalDeviceProperties& p) {
+    uint32_t ids[2];
+    std::memcpy(ids, bytes.data() + 8, sizeof ids);
+    return ids[0] == p.vendorID && ids[1] == p.deviceID &&
+           std::memcmp(bytes.data() + 16, p.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+}
+
+// Writes the pipeline cache's data to `path` (atomically); false, with the reason, if it cannot.
+bool writePipelineCacheFile(VkDevice device, VkPipelineCache cache, const std::string& path, std::string* reason) {
+    size_t size = 0;
+    std::vector<uint8_t> bytes;
+    VkResult r = vkGetPipelineCacheData(device, cache, &size, nullptr);
+    if (r == VK_SUCCESS) {
+        bytes.resize(size);
+        r = vkGetPipelineCacheData(device, cache, &size, bytes.data());
+        bytes.resize(size);
+    }
+    if (r != VK_SUCCESS) {
+        *reason = "vkGetPipelineCacheData failed (VkResult " + std::to_string(int(r)) + ")";
+        return false;
+    }
+    return writeFileAtomically(path, bytes, reason);
+}
+
 int runMain(int argc, char** argv) {
     Options o;
     std::string error;
@@ -459,6 +520,15 @@ int runMain(int argc, char** argv) {
                                  "not %s\n", o.formatName.c_str());
             return kExitUsage;
         }
+    }
+    std::vector<uint8_t> cacheBytes;
+    if (!o.pipelineCachePath.empty() && !readPipelineCacheFile(o.pipelineCachePath, &cacheBytes, &error)) {
+        std::fprintf(stderr, "vkspd: --pipeline-cache %s: %s\n", o.pipelineCachePath.c_str(), error.c_str());
+        return kExitUsage;
+    }
+    if (!o.pipelineCachePath.empty() && !pipelineCacheFolderExists(o.pipelineCachePath)) {
+        std::fprintf(stderr, "vkspd: --pipeline-cache %s: its folder does not exist\n", o.pipelineCachePath.c_str());
+        return kExitOutput;
     }
     std::vector<Input> inputs;
     for (const std::string& f : o.inputs) inputs.push_back({f, false, {}});
@@ -507,8 +577,50 @@ int runMain(int argc, char** argv) {
         vkspd_tools::closeGpu(g);
         return kExitNoSmBuiltins;
     }
-    vkspd::Context context = vkspd_tools::createContext(g);
+    // --pipeline-cache: the context's pipelines go into a cache, from the file where this device
+    // and driver made it.
+    VkPipelineCache cache = VK_NULL_HANDLE;
+    if (!o.pipelineCachePath.empty()) {
+        if (!cacheBytes.empty() && !pipelineCacheMatches(cacheBytes, g.properties)) {
+            if (!o.quiet)
+                std::fprintf(stderr, "vkspd: --pipeline-cache %s: made by another device or driver; starting empty\n",
+                             o.pipelineCachePath.c_str());
+            cacheBytes.clear();
+        }
+        VkPipelineCacheCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+        ci.initialDataSize = cacheBytes.size();
+        ci.pInitialData = cacheBytes.empty() ? nullptr : cacheBytes.data();
+        if (VkResult r = vkCreatePipelineCache(g.device, &ci, nullptr, &cache); r != VK_SUCCESS) {
+            std::fprintf(stderr, "vkspd: --pipeline-cache: vkCreatePipelineCache failed (VkResult %d)\n", int(r));
+            vkspd_tools::closeGpu(g);
+            return kExitVulkan;
+        }
+    }
+    vkspd::ContextCreateInfo contextInfo = vkspd_tools::contextInfoFor(g);
+    contextInfo.pipelineCache = cache;
+    vkspd::Context context = nullptr;
+    if (vkspd::Result r = vkspd::createContext(contextInfo, &context); !r.ok()) {
+        std::fprintf(stderr, "vkspd: %s\n", r.message.c_str());
+        if (cache) vkDestroyPipelineCache(g.device, cache, nullptr);
+        vkspd_tools::closeGpu(g);
+        return kExitVulkan;
+    }
     blocked.reset();
+    // Writes the cache back to its file and destroys it (with the context, before the device);
+    // returns `exitCode`, or kExitOutput where it succeeded and the file could not be written.
+    auto finishCache = [&](int exitCode) {
+        vkspd::destroyContext(context);
+        context = nullptr;
+        if (!cache) return exitCode;
+        std::string reason;
+        if (!writePipelineCacheFile(g.device, cache, o.pipelineCachePath, &reason)) {
+            std::fprintf(stderr, "vkspd: --pipeline-cache %s: %s\n", o.pipelineCachePath.c_str(), reason.c_str());
+            if (exitCode == kExitOk) exitCode = kExitOutput;
+        }
+        vkDestroyPipelineCache(g.device, cache, nullptr);
+        cache = VK_NULL_HANDLE;
+        return exitCode;
+    };
 
     if (o.occupancy) {
         vkspd::OccupancyQueryInfo q;
@@ -518,17 +630,17 @@ int runMain(int argc, char** argv) {
         std::vector<vkspd::OccupancyRecord> records;
         if (vkspd::Result r = vkspd::queryOccupancy(context, q, &records); !r.ok()) {
             std::fprintf(stderr, "vkspd: --occupancy: %s\n", r.message.c_str());
-            vkspd::destroyContext(context);
+            finishCache(kExitVulkan);
             vkspd_tools::closeGpu(g);
             return kExitVulkan;
         }
         std::fputs(occupancyTable(records, g.properties.deviceName).c_str(), stdout);
         std::fflush(stdout);
         if (inputs.empty()) {
-            vkspd::destroyContext(context);
+            const int code = finishCache(vkspd_tools::validationMessageCount() ? kExitVulkan : kExitOk);
             vkspd_tools::closeGpu(g);
             if (interruptSignal()) return 128 + interruptSignal();
-            return vkspd_tools::validationMessageCount() ? kExitVulkan : kExitOk;
+            return code;
         }
     }
 
@@ -554,7 +666,7 @@ int runMain(int argc, char** argv) {
     }
     progress.clear();
 
-    vkspd::destroyContext(context);
+    exitCode = finishCache(exitCode);
     vkspd_tools::closeGpu(g);
 
     const unsigned validationMessages = vkspd_tools::validationMessageCount();

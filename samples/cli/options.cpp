@@ -301,6 +301,12 @@ Parsed parseRunOption(Arg& arg, Options* o) {
             return Parsed::Failed;
         }
         (name == "--order-map" ? o->orderMapPath : o->smMapPath) = v;
+    } else if (name == "--pipeline-cache") {
+        if (!arg.value(&o->pipelineCachePath)) return Parsed::Failed;
+        if (o->pipelineCachePath.empty()) {
+            *error = "--pipeline-cache: the file name is empty";
+            return Parsed::Failed;
+        }
     } else if (name == "-q" || name == "--quiet") {
         if (!arg.noValue()) return Parsed::Failed;
         o->quiet = true;
@@ -467,6 +473,12 @@ std::string helpText() {
            "  --sm-map FILE      write FILE (PNG): the tiles coloured by the SM that ran them, with\n"
            "                     a legend, and print the tiles per SM (min/median/max); needs\n"
            "                     VK_NV_shader_sm_builtins (NVIDIA), else exit code 6\n"
+           "  --pipeline-cache FILE  keep the compiled pipelines in FILE (a Vulkan pipeline cache):\n"
+           "                     read at the start where it was made by this device and driver,\n"
+           "                     written at the end, so a later run compiles nothing. A FILE that\n"
+           "                     is not a Vulkan pipeline cache is an error (exit code 2) and is\n"
+           "                     left as it is; on NVIDIA it also holds the machine code\n"
+           "                     (scripts/nvidia_sass.py)\n"
            "  -q, --quiet        print errors only (no progress, no summary)\n"
            "  -h, --help         this text\n"
            "\n"

@@ -60,6 +60,7 @@ struct Options {
     bool occupancy = false;            // --occupancy: print the occupancy table.
     std::string orderMapPath;          // --order-map FILE.png
     std::string smMapPath;             // --sm-map FILE.png
+    std::string pipelineCachePath;     // --pipeline-cache FILE
 };
 
 // One name the CLI accepts for --format.

@@ -15,6 +15,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fcntl.h>
 #include <fstream>
@@ -642,7 +643,7 @@ TEST_F(Cli, HelpExplainsEveryOption) {
     for (const char* format : {"rgba8-srgb", "bgra8", "r8-snorm", "rgba16", "rgba16f", "r32f", "rgba32f", "b10g11r11f",
                                "a2b10g10r10"})
         EXPECT_NE(r.out.find(std::string("    ") + format + " "), std::string::npos) << format;
-    for (const char* option : {"--occupancy", "--order-map FILE", "--sm-map FILE"})
+    for (const char* option : {"--occupancy", "--order-map FILE", "--sm-map FILE", "--pipeline-cache FILE"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
     for (int code = 0; code <= 6; ++code)
         EXPECT_NE(r.out.find("\n  " + std::to_string(code) + "  "), std::string::npos) << "exit code " << code;
@@ -796,6 +797,49 @@ TEST_F(Cli, OccupancyTableNeedsNoInput) {
         EXPECT_NE(r.out.find(variant), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("per-SM limits: "), std::string::npos) << r.out;
     EXPECT_FALSE(fs::exists(dir_ / "vkspd-out"));
+}
+
+// --pipeline-cache FILE: written at the end as this device's Vulkan pipeline cache (a header of
+// version one with its vendor), read by the next run without a word; one another device made is
+// replaced (with a note); a file that is not a pipeline cache is refused (exit code 2) and left as
+// it was; a missing folder fails before any work (exit code 5).
+TEST_F(Cli, PipelineCacheIsKeptInItsFile) {
+    const CliRun first = run({"--random", "64x64", "--no-write", "--pipeline-cache", "cache.bin"});
+    ASSERT_EQ(first.code, 0) << first.err;
+    std::vector<uint8_t> bytes = readBytes(dir_ / "cache.bin");
+    ASSERT_GE(bytes.size(), 32u);
+    uint32_t header[3];
+    std::memcpy(header, bytes.data(), sizeof header);
+    EXPECT_EQ(header[0], 32u);
+    EXPECT_EQ(header[1], 1u);
+    const uint32_t vendor = header[2];
+    const CliRun second = run({"--random", "64x64", "--no-write", "-q", "--pipeline-cache", "cache.bin"});
+    EXPECT_EQ(second.code, 0) << second.err;
+    EXPECT_EQ(second.err, "");
+
+    bytes[8] ^= 1;  // another vendor's
+    std::ofstream(dir_ / "other.bin", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                                               std::streamsize(bytes.size()));
+    const CliRun other = run({"--random", "64x64", "--no-write", "--pipeline-cache", "other.bin"});
+    EXPECT_EQ(other.code, 0) << other.err;
+    EXPECT_NE(other.err.find("made by another device or driver; starting empty"), std::string::npos) << other.err;
+    const std::vector<uint8_t> replaced = readBytes(dir_ / "other.bin");
+    ASSERT_GE(replaced.size(), 32u);
+    std::memcpy(header, replaced.data(), sizeof header);
+    EXPECT_EQ(header[2], vendor);
+
+    std::ofstream(dir_ / "notes.txt") << "not a pipeline cache, and longer than its header would be\n";
+    const CliRun refused = run({"--random", "64x64", "--pipeline-cache", "notes.txt"});
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.err.find("not a Vulkan pipeline cache"), std::string::npos) << refused.err;
+    EXPECT_EQ(readText(dir_ / "notes.txt"), "not a pipeline cache, and longer than its header would be\n");
+    EXPECT_FALSE(fs::exists(dir_ / "vkspd-out"));
+
+    const CliRun nowhere = run({"--random", "64x64", "--pipeline-cache", "no-such-folder/cache.bin"});
+    EXPECT_EQ(nowhere.code, 5);
+    EXPECT_NE(nowhere.err.find("its folder does not exist"), std::string::npos) << nowhere.err;
+    EXPECT_FALSE(fs::exists(dir_ / "vkspd-out"));
+    EXPECT_EQ(run({kSample, "--pipeline-cache", ""}).code, 2);
 }
 
 TEST_F(Cli, MapsTakeOneAverageInput) {
