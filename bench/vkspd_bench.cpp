@@ -771,8 +771,7 @@ struct LevelSource {
 // How a footprint's texels make channel c of a value (docs/FILTER.md): their weighted sum
 // (Average), or the minimum or maximum over those with a non-zero weight (Min, Max; MinMax: R the
 // minimum, G the maximum). A texel of the composed footprint has a non-zero weight exactly where
-// the level-by-level extreme reaches it. The bench times no custom reduction here (its row
-// averages and is checked as Average).
+// the level-by-level extreme reaches it. (The custom row's reduction is Average: it averages.)
 struct Accumulator {
     vkspd::Reduction reduction;
     explicit Accumulator(vkspd::Reduction r) : reduction(r) {}
@@ -780,11 +779,11 @@ struct Accumulator {
         return reduction == vkspd::Reduction::Min || (reduction == vkspd::Reduction::MinMax && c == 0);
     }
     double start(uint32_t c) const {
-        if (reduction == vkspd::Reduction::Average || reduction == vkspd::Reduction::Custom) return 0.0;
+        if (reduction == vkspd::Reduction::Average) return 0.0;
         return minimum(c) ? double(INFINITY) : -double(INFINITY);
     }
     void add(double& acc, double weight, double value, uint32_t c) const {
-        if (reduction == vkspd::Reduction::Average || reduction == vkspd::Reduction::Custom) acc += weight * value;
+        if (reduction == vkspd::Reduction::Average) acc += weight * value;
         else if (weight != 0.0) acc = minimum(c) ? std::min(acc, value) : std::max(acc, value);
     }
 };

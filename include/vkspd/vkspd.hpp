@@ -320,9 +320,10 @@ struct Capability {
     std::string reason;             ///< Why this path, and why not the faster ones; for None, the
                                     ///< missing usage flag, create flag or format feature.
     bool exact = false;             ///< Within docs/FILTER.md's tolerance at every size (SinglePass).
-    bool fp16 = false;              ///< Precision::Auto takes the FP16 path (SinglePass); for
-                                    ///< Min and Max on NVIDIA GPUs only where the halo-stage or
-                                    ///< general kernel runs the chain (Precision::Auto).
+    bool fp16 = false;              ///< Precision::Auto can take the FP16 path (SinglePass); it
+                                    ///< does, but for Min and Max on NVIDIA GPUs where the
+                                    ///< plain-chain or summed-levels kernel runs the chain
+                                    ///< (Precision::Auto; describeDispatch says per request).
     VkFormat storageFormat = VK_FORMAT_UNDEFINED;  ///< Format of the storage views (SinglePass:
                                                    ///< the UNORM twin of an sRGB format).
 };
