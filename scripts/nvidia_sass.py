@@ -12,8 +12,10 @@ as type 3. For each container this writes OUT_DIR/pipeline-N.code (the code sect
 the container itself), and prints one line per pipeline: its registers, instructions and the
 most frequent opcodes. Needs the `zstd` command. The layout is the driver's own and undocumented:
 read off driver 580 on an H100/H200 (docs/PERFORMANCE.md, "FP32 for Min and Max on NVIDIA").
-Exit code 0, or 1 with a message when CACHE is no NVIDIA pipeline cache or holds no container.
+Exit code 0; 1 with a message when CACHE is no NVIDIA pipeline cache or holds no container, or
+OUT_DIR is not a folder; 2 for bad arguments.
 """
+import argparse
 import collections
 import os
 import re
@@ -93,18 +95,12 @@ def containers(blob):
 
 
 def main(argv):
-    args = [a for a in argv[1:] if not a.startswith("--arch")]
-    arch = "SM90"
-    for i, a in enumerate(argv):
-        if a.startswith("--arch="):
-            arch = a.split("=", 1)[1]
-        elif a == "--arch" and i + 1 < len(argv):
-            arch = argv[i + 1]
-            args.remove(arch)
-    if len(args) != 2:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
-    cache, out_dir = args
+    parser = argparse.ArgumentParser(prog="nvidia_sass.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("cache", help="a pipeline cache an NVIDIA driver wrote")
+    parser.add_argument("out_dir", help="the folder for pipeline-N.code and .sass")
+    parser.add_argument("--arch", default="SM90", help="nvdisasm's -b architecture (default SM90)")
+    args = parser.parse_args(argv[1:])
+    cache, out_dir, arch = args.cache, args.out_dir, args.arch
     with open(cache, "rb") as f:
         data = f.read()
     if len(data) < 32 or struct.unpack_from("<II", data, 0) != (32, 1):
@@ -116,6 +112,9 @@ def main(argv):
         return 1
     if not shutil.which("zstd"):
         print("nvidia_sass: needs the zstd command (Debian and Ubuntu: the zstd package)", file=sys.stderr)
+        return 1
+    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        print(f"nvidia_sass: {out_dir}: not a folder", file=sys.stderr)
         return 1
     os.makedirs(out_dir, exist_ok=True)
     nvdisasm = shutil.which("nvdisasm")

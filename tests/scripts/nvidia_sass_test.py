@@ -45,8 +45,7 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(path, "wb") as f:
         f.write(cache)
     out = os.path.join(tmp, "out")
-    env = dict(os.environ, PATH=os.environ.get("PATH", ""))
-    r = subprocess.run([sys.executable, script, path, out], capture_output=True, text=True, env=env)
+    r = subprocess.run([sys.executable, script, path, out], capture_output=True, text=True)
     if r.returncode != 0:
         failures.append(f"exit {r.returncode}: {r.stderr}")
     lines = r.stdout.splitlines()
