@@ -5,17 +5,24 @@
 #
 # usage: sh bench/ab.sh OUT_DIR ROUNDS BIN_DIR... [-- BENCH_ARGUMENT...]
 #   BIN_DIR: a folder with vkspd-bench (and vkspd-pipeline-stats, optional: the registers of the
-#   variants STATS selects are printed first); its name names the build in the output. BENCH_ARGUMENTs replace the default
+#   variants STATS selects are printed first; and vkspd, optional: SASS below); its name names the
+#   build in the output. BENCH_ARGUMENTs replace the default
 #   --sizes 1920x1080,3840x2160,4095x4095,4096x4096 --formats rgba8,rgba16f --methods default --cols none --reps 30
 # Environment: ROWS, an extended regular expression selecting the report rows summarised
 # (default 'vkspd default'). STATS, an extended regular expression selecting the
 # vkspd-pipeline-stats lines (variants) whose registers are printed (default: the FP16 general,
 # plain-chain and summed-levels kernels, '^average fp16 (quad|plain|summed)'; the halo kernel's
-# odd-base module for RGBA8, say: '^average fp16 halo odd base normalized:'). SUITE_DEB, Debian's vulkan-validationlayers package: after the
+# odd-base module for RGBA8, say: '^average fp16 halo odd base normalized:'). SASS, CLI runs
+# "SIZE:FORMAT ..." ('4095x4095:rgba8 3840x2160:rgba8', say): first, each BIN_DIR's vkspd (the CLI,
+# where there is one) runs each once with --pipeline-cache, and scripts/nvidia_sass.py prints the
+# registers and instructions of the pipelines it made (NVIDIA only; seconds a build, where
+# vkspd-pipeline-stats compiles every flavour: about 90 s on an H200); the caches, the CLI's logs
+# and the machine code stay in OUT_DIR. SUITE_DEB, Debian's vulkan-validationlayers package: after the
 # rounds, the last BIN_DIR's vkspd_gpu_tests (the candidate's GPU suite) runs under that
 # validation layer with the gtest filter TEST_FILTER (default: all but the stress tests), so one
 # device call times a change and checks it.
-# Writes OUT_DIR/ab-NAME-ROUND.txt (each report), OUT_DIR/stats-NAME.txt (registers) and, with
+# Writes OUT_DIR/ab-NAME-ROUND.txt (each report), OUT_DIR/stats-NAME.txt (registers), with SASS
+# OUT_DIR/sass-NAME-SIZE-FORMAT* and, with
 # SUITE_DEB, OUT_DIR/gpu_tests.log; prints one line per run: the build, the round, the copy floor,
 # its range over the repetitions and how many timings the bench left out because other work took
 # the GPU's bandwidth around them (its warning, when an item kept too few clean timings, is
@@ -52,6 +59,28 @@ show_method=0
 
 reversed=""
 for b in $bins; do reversed="$b $reversed"; done
+if [ -n "${SASS:-}" ]; then
+    sass="$(cd "$(dirname "$0")/.." && pwd)/scripts/nvidia_sass.py"
+    for b in $bins; do
+        name=$(basename "$b")
+        if [ ! -x "$b/vkspd" ]; then
+            echo "$name: no vkspd (the CLI) for SASS"
+            continue
+        fi
+        for c in $SASS; do
+            size=${c%%:*} format=${c#*:}
+            at="$out/sass-$name-$size-$format"
+            rm -rf "$at" "$at.cache"
+            mkdir -p "$at"
+            if "$b/vkspd" --random "$size" --format "$format" --no-write --pipeline-cache "$at.cache" > "$at.log" 2>&1; then
+                code=$(python3 "$sass" "$at.cache" "$at" 2>&1 | sed -E 's/;.*//' | tr '\n' ' ')
+            else
+                code="the CLI failed ($at.log)"
+            fi
+            echo "$name $size $format: $code"
+        done
+    done
+fi
 for b in $bins; do
     name=$(basename "$b")
     if [ -x "$b/vkspd-pipeline-stats" ]; then

@@ -77,3 +77,28 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env SUITE_DEB=${DIR}/fake-layers.deb
 if(NOT rc EQUAL 2 OR NOT err MATCHES "no vkspd_gpu_tests in")
   message(FATAL_ERROR "bench.ab: SUITE_DEB with a last build lacking the suite gave exit ${rc}, expected 2:\n${err}")
 endif()
+
+# SASS: each build's CLI runs each configuration with --pipeline-cache and nvidia_sass.py reads
+# the cache; on a device that is not NVIDIA the script's refusal is the line, and the cache and the
+# CLI's log stay in OUT_DIR. A build without the CLI says so. (-DCLI=<vkspd>, where the sample is built.)
+if(DEFINED CLI)
+  file(COPY ${CLI} DESTINATION ${DIR}/A)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "SASS=64x64:rgba8 65x63:r8"
+                          sh ${SCRIPT} ${DIR}/out-sass 1 ${DIR}/A ${DIR}/B -- ${one}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "^A 64x64 rgba8: (pipeline-0: [0-9]+ registers, [0-9]+ instructions|nvidia_sass: [^\n]*not NVIDIA) *\nA 65x63 r8: [^\n]+\nB: no vkspd \\(the CLI\\) for SASS\n")
+    message(FATAL_ERROR "bench.ab: SASS gave exit ${rc} and not the expected lines:\n${out}\n${err}")
+  endif()
+  foreach(f sass-A-64x64-rgba8.cache sass-A-65x63-r8.cache sass-A-64x64-rgba8.log)
+    if(NOT EXISTS ${DIR}/out-sass/${f})
+      message(FATAL_ERROR "bench.ab: SASS did not leave ${f}:\n${out}")
+    endif()
+  endforeach()
+  # A configuration the CLI refuses is named with its log.
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env "SASS=0x0:rgba8"
+                          sh ${SCRIPT} ${DIR}/out-sass-bad 1 ${DIR}/A -- ${one}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT out MATCHES "A 0x0 rgba8: the CLI failed \\([^)]*sass-A-0x0-rgba8\\.log\\)")
+    message(FATAL_ERROR "bench.ab: SASS with a configuration the CLI refuses:\n${out}\n${err}")
+  endif()
+endif()
