@@ -15,7 +15,8 @@
 # odd-base module for RGBA8, say: '^average fp16 halo odd base normalized:'). SASS, CLI runs
 # "SIZE:FORMAT ..." ('4095x4095:rgba8 3840x2160:rgba8', say): first, each BIN_DIR's vkspd (the CLI,
 # where there is one) runs each once with --pipeline-cache, and scripts/nvidia_sass.py prints the
-# registers and instructions of the pipelines it made (NVIDIA only; seconds a build, where
+# registers and instructions of the pipelines it made, and with nvdisasm their barriers and
+# convergence regions (NVIDIA only; seconds a build, where
 # vkspd-pipeline-stats compiles every flavour: about 90 s on an H200); the caches, the CLI's logs
 # and the machine code stay in OUT_DIR. SUITE_DEB, Debian's vulkan-validationlayers package: after the
 # rounds, the last BIN_DIR's vkspd_gpu_tests (the candidate's GPU suite) runs under that

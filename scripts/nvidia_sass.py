@@ -9,7 +9,8 @@ compiled shader, whose section table (from byte 32 of the container, 32 bytes an
 size, offset, each a little-endian uint32) has the machine code as type 1 and the register count
 as type 3. For each container this writes OUT_DIR/pipeline-N.code (the code section) and, where
 `nvdisasm` (CUDA toolkit) is on the PATH, OUT_DIR/pipeline-N.sass (`nvdisasm -b ARCH`; it rejects
-the container itself), and prints one line per pipeline: its registers, instructions and the
+the container itself), and prints one line per pipeline: its registers and instructions, and
+with the disassembly its barriers (BAR), convergence regions (BSSY), warp syncs (WARPSYNC) and
 most frequent opcodes. Needs the `zstd` command. The layout is the driver's own and undocumented:
 read off driver 580 on an H100/H200 (docs/PERFORMANCE.md, "FP32 for Min and Max on NVIDIA").
 Exit code 0; 1 with a message when CACHE is no NVIDIA pipeline cache or holds no container, or
@@ -132,6 +133,10 @@ def main(argv):
                 ops = collections.Counter()
                 for m in re.finditer(r"^\s+/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", r.stdout, re.M):
                     ops[m.group(1)] += 1
+                # What tracked the registers of the halo modules (docs/PERFORMANCE.md, the footprint
+                # offers): barriers, and the convergence regions and warp syncs the compiler adds
+                # around control flow it cannot prove the same in every lane.
+                line += f", {ops['BAR']} barriers, {ops['BSSY']} convergence regions, {ops['WARPSYNC']} warp syncs"
                 line += "; " + ", ".join(f"{op} {k}" for op, k in ops.most_common(8))
             print(line)
             n += 1

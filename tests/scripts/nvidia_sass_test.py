@@ -59,6 +59,31 @@ with tempfile.TemporaryDirectory() as tmp:
     if os.path.exists(os.path.join(out, "pipeline-3.code")):
         failures.append("a fourth pipeline where the cache holds three")
 
+    # With nvdisasm on the PATH (a stand-in printing a fixed listing), each line also counts the
+    # listing's barriers, convergence regions and warp syncs, and each pipeline gets its .sass.
+    tools = os.path.join(tmp, "bin")
+    os.mkdir(tools)
+    listing = ("        /*0000*/                   BSSY B0, `(.L_x_1) ;\n"
+               "        /*0008*/                   BSSY B1, `(.L_x_3) ;\n"
+               "        /*000c*/                   BSSY B2, `(.L_x_4) ;\n"
+               "        /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+               "        /*0020*/              @!P0 BRA `(.L_x_2) ;\n"
+               "        /*0030*/                   WARPSYNC 0xffffffff ;\n"
+               "        /*0040*/                   BSYNC B0 ;\n"
+               "        /*0050*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n"
+               "        /*0060*/                   EXIT ;\n")
+    with open(os.path.join(tools, "nvdisasm"), "w") as f:
+        f.write("#!/bin/sh\nprintf '%s' '" + listing.replace("'", "'\\''") + "'\n")
+    os.chmod(os.path.join(tools, "nvdisasm"), 0o755)
+    env = dict(os.environ, PATH=tools + os.pathsep + os.environ.get("PATH", ""))
+    out2 = os.path.join(tmp, "out2")
+    r = subprocess.run([sys.executable, script, path, out2], capture_output=True, text=True, env=env)
+    want = "pipeline-0: 48 registers, 128 instructions, 2 barriers, 3 convergence regions, 1 warp syncs; BSSY 3, BAR 2,"
+    if r.returncode != 0 or not r.stdout.startswith(want):
+        failures.append(f"with nvdisasm: exit {r.returncode}, expected a line starting {want!r}, got {r.stdout!r}")
+    if not os.path.exists(os.path.join(out2, "pipeline-2.sass")):
+        failures.append("with nvdisasm: no pipeline-2.sass")
+
     other = os.path.join(tmp, "other.bin")
     with open(other, "wb") as f:
         f.write(struct.pack("<IIII", 32, 1, 0x1002, 1) + cache[16:])
