@@ -2,7 +2,8 @@
 """ctest scripts.nvidia_sass: scripts/nvidia_sass.py on a pipeline cache laid out as the NVIDIA
 driver's (a Vulkan header, a header of the driver's own, zstd frames of 'NVuc' containers), made
 here with the zstd command: every container's code section comes out byte for byte with its
-register count, and a cache of another vendor or no cache at all is refused. Exit 77 (skipped)
+register count, with an nvdisasm stand-in on the PATH the line also counts the listing's barriers,
+convergence regions and warp syncs, and a cache of another vendor or no cache at all is refused. Exit 77 (skipped)
 where zstd is not installed."""
 import os
 import shutil
