@@ -18,7 +18,11 @@
 # registers and instructions of the pipelines it made, and with nvdisasm their barriers and
 # convergence regions (NVIDIA only; seconds a build, where
 # vkspd-pipeline-stats compiles every flavour: about 90 s on an H200); the caches, the CLI's logs
-# and the machine code stay in OUT_DIR. SUITE_DEB, Debian's vulkan-validationlayers package: after the
+# and the machine code stay in OUT_DIR. REVERSE=1: the even rounds run the --sizes list backwards
+# (their summary lines say "(sizes reversed)"), so each size's first use follows another item: a
+# first-use figure moves with what ran before it (docs/PERFORMANCE.md, "How to measure"), and a
+# change whose gain holds in one order only shows as rounds that disagree. SUITE_DEB, Debian's
+# vulkan-validationlayers package: after the
 # rounds, the last BIN_DIR's vkspd_gpu_tests (the candidate's GPU suite) runs under that
 # validation layer with the gtest filter TEST_FILTER (default: all but the stress tests), so one
 # device call times a change and checks it.
@@ -53,6 +57,38 @@ if [ "${1:-}" = "--" ]; then
 else
     set -- --sizes 1920x1080,3840x2160,4095x4095,4096x4096 --formats rgba8,rgba16f --methods default --cols none --reps 30
 fi
+reverse=${REVERSE:-0}
+case $reverse in
+    0 | 1) ;;
+    *) echo "ab.sh: REVERSE must be 0 or 1: $reverse" >&2; exit 2 ;;
+esac
+if [ "$reverse" = 1 ]; then
+    prev="" sized=0
+    for a in "$@"; do
+        [ "$prev" = "--sizes" ] && sized=1
+        prev=$a
+    done
+    [ "$sized" = 1 ] || { echo "ab.sh: REVERSE=1 needs a --sizes list among the bench arguments" >&2; exit 2; }
+fi
+
+# Runs vkspd-bench $1 into report $2 with the bench arguments after them, the --sizes list backwards
+# where $3 is 1.
+run_bench() {
+    bench=$1 report=$2 backwards=$3
+    shift 3
+    if [ "$backwards" = 1 ]; then
+        n=$# prev=""
+        while [ "$n" -gt 0 ]; do
+            a=$1
+            shift
+            [ "$prev" = "--sizes" ] && a=$(printf '%s\n' "$a" | awk -F, '{ for (i = NF; i > 0; --i) printf "%s%s", $i, (i > 1 ? "," : "\n") }')
+            set -- "$@" "$a"
+            prev=$a
+            n=$((n - 1))
+        done
+    fi
+    "$bench" "$@" > "$report" 2>&1
+}
 mkdir -p "$out" || exit 2
 rows=${ROWS:-vkspd default}
 show_method=0
@@ -99,7 +135,9 @@ while [ "$round" -le "$rounds" ]; do
     for b in $order; do
         name=$(basename "$b")
         report="$out/ab-$name-$round.txt"
-        "$b/vkspd-bench" "$@" > "$report" 2>&1 || failed=1
+        backwards=0 label=""
+        [ "$reverse" = 1 ] && [ $((round % 2)) -eq 0 ] && backwards=1 label=" (sizes reversed)"
+        run_bench "$b/vkspd-bench" "$report" "$backwards" "$@" || failed=1
         floor=$(grep '^compute copy floor' "$report" | awk '{print $4}')
         range=$(grep '^copy floor over the repetitions' "$report" |
             sed -E 's/^copy floor over the repetitions: //; s/ timings left out \(a read probe[^)]*\)/ left out/')
@@ -113,7 +151,7 @@ while [ "$round" -le "$rounds" ]; do
                 print substr($1, 1, 8) "/" $2 method ":" $(i - 3) ($(i + 2) ~ /!$/ ? "!" : ""); next
             }
         }' | tr '\n' ' ')
-        echo "$name-$round floor $floor GB/s ($range) $medians"
+        echo "$name-$round$label floor $floor GB/s ($range) $medians"
     done
     round=$((round + 1))
 done

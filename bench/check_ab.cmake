@@ -1,7 +1,8 @@
 # ctest bench.ab: bench/ab.sh on the test device with two builds (copies of this vkspd-bench):
 # every run written, the builds alternating A B, B A, a summary line per run with the floor and a
-# median per selected row; a failing run fails it (exit 1), bad usage exits 2; SUITE_DEB runs the
-# last build's GPU suite under a layers package (below).
+# median per selected row; a failing run fails it (exit 1), bad usage exits 2; REVERSE=1 runs the
+# even rounds' sizes backwards; SUITE_DEB runs the last build's GPU suite under a layers package
+# (below).
 # -DSCRIPT=<ab.sh> -DBENCH=<vkspd-bench> -DDIR=<scratch folder>
 file(REMOVE_RECURSE ${DIR})
 foreach(build A B)
@@ -35,6 +36,25 @@ execute_process(COMMAND sh ${SCRIPT} ${DIR}/out-usage 1 ${DIR}/no-such-build RES
 if(NOT rc EQUAL 2 OR NOT err MATCHES "no vkspd-bench in")
   message(FATAL_ERROR "bench.ab: a folder without vkspd-bench gave exit ${rc}, expected 2:\n${err}")
 endif()
+
+# REVERSE=1: the even rounds run the --sizes list backwards, and say so; the odd ones as given.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env REVERSE=1 sh ${SCRIPT} ${DIR}/out-reverse 2 ${DIR}/A -- ${args}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "A-1 floor [^\n]* R8G8B8A8/64x64:[0-9.]+!? R8G8B8A8/65x63:[0-9.]+!? *\nA-2 \\(sizes reversed\\) floor [^\n]* R8G8B8A8/65x63:[0-9.]+!? R8G8B8A8/64x64:[0-9.]+!?")
+  message(FATAL_ERROR "bench.ab: REVERSE=1 gave exit ${rc}, or its second round did not run the sizes backwards:\n${out}\n${err}")
+endif()
+file(READ ${DIR}/out-reverse/ab-A-2.txt report)
+if(NOT report MATCHES "65x63[^\n]*vkspd default[^\n]*\n[^\n]*64x64[^\n]*vkspd default")
+  message(FATAL_ERROR "bench.ab: the reversed round's report does not list 65x63 first:\n${report}")
+endif()
+foreach(bad "REVERSE=1;--formats;rgba8" "REVERSE=yes;--sizes;64x64")
+  list(POP_FRONT bad env)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} sh ${SCRIPT} ${DIR}/out-reverse-bad 1 ${DIR}/A -- ${bad}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "REVERSE")
+    message(FATAL_ERROR "bench.ab: ${env} with ${bad} gave exit ${rc}, expected 2 naming REVERSE:\n${err}")
+  endif()
+endforeach()
 
 # SUITE_DEB: the last build's vkspd_gpu_tests runs after the rounds under the layers unpacked from
 # the package, with the default filter; its status is printed and a failure fails the script. A
