@@ -158,6 +158,12 @@ const char* kUsageText =
     "                    reads only, so the L2 holds clean lines) or copy (the older protocol:\n"
     "                    a copy, which leaves up to an L2's worth of dirty lines that the timed\n"
     "                    item then writes back)\n"
+    "  --submit repetition|size  how the timed repetitions are submitted: each as one command\n"
+    "                    buffer and submission (default), or each size (of each format) in a\n"
+    "                    submission of its own, the floor's copy with the first. A pipeline's first\n"
+    "                    dispatch in a submission runs cold (docs/PERFORMANCE.md, \"What makes a\n"
+    "                    first use\"): with size, the first row of each pipeline at each size is such\n"
+    "                    a first use whatever the order of --sizes\n"
     "  --out DIR         write DIR/bench.csv, DIR/bench.json and DIR/bench-<format>.svg\n"
     "  --no-denorm-preserve  run the shaders as built, without the DenormPreserve execution mode\n"
     "                    the library adds where the device supports it (ContextTuning::\n"
@@ -1153,6 +1159,7 @@ struct Args {
     bool sampledOnly = false;
     bool skipDenormPreserve = false;
     bool evictByCopy = false;
+    bool submitPerSize = false;  // --submit size: each size's items in a submission of their own
 };
 
 // Parses argv into `a` (--tail into gTail). Returns -1 to go on, else the exit code: 0 after
@@ -1184,6 +1191,14 @@ int parseArgs(int argc, char** argv, Args* args) {
                 return 2;
             }
             a.evictByCopy = v == "copy";
+        }
+        else if (arg == "--submit") {
+            const std::string v = value();
+            if (v != "repetition" && v != "size") {
+                std::fprintf(stderr, "vkspd-bench: --submit %s: expected repetition or size (see --help)\n", v.c_str());
+                return 2;
+            }
+            a.submitPerSize = v == "size";
         }
         else if (arg == "--out") a.outDir = value();
         else if (arg == "--methods") a.methodsArg = value();
@@ -1653,6 +1668,7 @@ struct Rounds {
     bool clockAvailable = false;
     std::string clockNote;
     uint32_t clockAfterTimingMhz = 0;
+    uint32_t submissions = 0;  // submissions per repetition (--submit)
 };
 
 // Brings the GPU to a steady state with the copy floor's copy (vkspd_tools::warmUp).
@@ -1762,8 +1778,16 @@ void timeItems(const Bench& b, Runner& run, const Args& a, const std::vector<Sub
     for (uint32_t rep = 0; rep < warmup + reps; ++rep) {
         VkCommandBuffer cmd = run.begin();
         vkCmdResetQueryPool(cmd, queries, 0, qpi.queryCount);
+        uint32_t submissions = 1;
         for (size_t i = 0; i < items.size(); ++i) {
             const Item& it = items[i];
+            // --submit size: a new submission where a size's items start (not before the first:
+            // the floor's copy shares it).
+            if (a.submitPerSize && i > 1 && it.subject != items[i - 1].subject) {
+                run.submitAndWait();
+                cmd = run.begin();
+                ++submissions;
+            }
             recordProbe(cmd, i);
             vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries, uint32_t(2 * i));
             if (it.subject == SIZE_MAX) copier.record(cmd, copyFrom, copyTo, copyBytes);
@@ -1780,6 +1804,7 @@ void timeItems(const Bench& b, Runner& run, const Args& a, const std::vector<Sub
         }
         recordProbe(cmd, items.size());
         run.submitAndWait();
+        rounds->submissions = submissions;
         CHECK_VK(vkGetQueryPoolResults(g.device, queries, 0, qpi.queryCount, stamps.size() * 8, stamps.data(), 8,
                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
         if (rep < warmup) continue;
@@ -1846,6 +1871,8 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
         std::printf("SM clock: not available%s\n", clockNote.c_str());
     std::printf("compute copy floor: %.0f GB/s (%u MiB, median %.1f us); %u MiB %s before each item\n",
                 copyGBs, copyMib, copyMedian, evictMib, evictByCopy ? "copied (--evict copy)" : "read");
+    std::printf("submissions per repetition: %u (%s)\n", rounds.submissions,
+                a.submitPerSize ? "one per size, --submit size" : "one command buffer, --submit repetition");
     // The floor is timed in every repetition with the other items, so its spread shows a GPU whose
     // bandwidth changed during the run (other work on it, clocks): shared GPUs have measured 1700
     // GB/s instead of 4150 and every item 2.5-3.5x slower. The
@@ -1886,7 +1913,8 @@ int report(const Bench& b, const Args& a, const Lists& lists, const std::vector<
          << ",\n  \"copy_floor_high_gbs\": " << floorHighGBs << ",\n  \"read_probe_best_gbs\": " << probeBestGBs
          << ",\n  \"timings_left_out\": " << leftOut
          << ",\n  \"unsteady_items\": " << unsteady << ",\n  \"l2_eviction\": \""
-         << (evictByCopy ? "copy" : "read") << "\",\n  \"evict_mib\": " << evictMib << ",\n  \"results\": [\n";
+         << (evictByCopy ? "copy" : "read") << "\",\n  \"evict_mib\": " << evictMib
+         << ",\n  \"submissions_per_repetition\": " << rounds.submissions << ",\n  \"results\": [\n";
     bool first = true, allVerified = true;
     for (size_t i = 1; i < items.size(); ++i) {
         const Item& it = items[i];
