@@ -282,7 +282,11 @@ bool isPlainChain(uint32_t width, uint32_t height, uint32_t levelsBelowBase) {
     return true;
 }
 
-uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBytes) {
+uint32_t plainMinGroups(uint32_t texelBytes, bool fp16, bool linearFetch) {
+    return fp16 && linearFetch && texelBytes <= 4 ? kMinSampledGroups : kMinPlainGroups;
+}
+
+uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBytes, uint32_t minGroups) {
     const uint32_t tilesX = plan.stages[0].tilesX;
     // More than the row has would only leave threads idle: the smallest power of two covering it.
     uint32_t cover = 1;
@@ -294,7 +298,7 @@ uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBy
     auto groups = [&](uint32_t per) {
         return uint64_t((tilesX + per - 1) / per) * plan.stages[0].tilesY * plan.layers;
     };
-    while (k > 1 && groups(k) < kMinPlainGroups) k /= 2;
+    while (k > 1 && groups(k) < minGroups) k /= 2;
     return k;
 }
 
@@ -466,14 +470,15 @@ uint32_t summedTilesPerGroup(const Plan& plan) {
 }
 
 bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16, uint32_t tailTiles,
-                     uint32_t tailPer) {
+                     uint32_t tailPer, uint32_t minGroups) {
     if (!plan->sums.prefix) return false;
     const uint32_t side = VKSPD_TILE >> plan->sums.prefix;
     auto fits = [&](uint32_t per) {
         return per * side * side <= VKSPD_SUM_BLOCK && sumSharesBound(*plan, per) <= sumSharesCapacity(fp16);
     };
     if (!fits(1)) return false;
-    uint32_t per = requested || plan->plain ? tilesPerGroupFor(*plan, requested, texelBytes) : summedTilesPerGroup(*plan);
+    uint32_t per = requested || plan->plain ? tilesPerGroupFor(*plan, requested, texelBytes, minGroups)
+                                            : summedTilesPerGroup(*plan);
     while (per > 1 && !fits(per)) per /= 2;
     plan->tilesPerGroup = per;
     plan->haloStages = false;

@@ -154,15 +154,24 @@ bool isPlainChain(uint32_t width, uint32_t height, uint32_t levelsBelowBase);
 // Tiles per workgroup for the plain-chain kernel of `plan` (Plan::plain) reading texels of
 // `texelBytes` bytes: `requested` where it is not 0 (a power of two from 1 to
 // VKSPD_MAX_TILES_PER_GROUP; a caller's bad value is refused before this), else the default rule:
-// the largest of 1, 2, 4 and 8 that leaves at least kMinPlainGroups workgroups over all layers,
-// and at most 4 where texels have 8 bytes or more and the base has at least kWideTexelTiles tiles
-// over all layers (8192^2 and up). Never more than the tile columns need. The measurements behind
-// the rule are in docs/PERFORMANCE.md ("Tiles per group").
+// the largest of 1, 2, 4 and 8 that leaves at least `minGroups` workgroups over all layers
+// (plainMinGroups), and at most 4 where texels have 8 bytes or more and the base has at least
+// kWideTexelTiles tiles over all layers (8192^2 and up). Never more than the tile columns need.
+// The measurements behind the rule are in docs/PERFORMANCE.md ("Tiles per group").
 constexpr uint32_t kDefaultTilesPerGroup = 8;
 constexpr uint32_t kMinPlainGroups = 256;
+constexpr uint32_t kMinSampledGroups = 512;
 constexpr uint32_t kWideTexelTilesPerGroup = 4;
 constexpr uint64_t kWideTexelTiles = 128 * 128;
-uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBytes);
+uint32_t tilesPerGroupFor(const Plan& plan, uint32_t requested, uint32_t texelBytes,
+                          uint32_t minGroups = kMinPlainGroups);
+
+// The fewest workgroups tilesPerGroupFor's rule leaves for the plain-chain kernel's strips:
+// kMinSampledGroups where the FP16 path reads texels of at most 4 bytes through the linear
+// sampler (twice the strips of half the length: RGBA8 and R8 2048x2048 and 4096x2048 ran 11-18%
+// faster on an H200; RGBA16F and the FP32 loads of a Hi-Z pyramid were faster with the longer
+// strips), else kMinPlainGroups.
+uint32_t plainMinGroups(uint32_t texelBytes, bool fp16, bool linearFetch);
 
 // Sets plan->tailRow and tailTilesPerGroup after plan->tilesPerGroup (Tuning::tailTiles).
 // `tailPer` 0: the default rule, the last kTailTiles tiles in strips of kTailTilesPerGroup where
@@ -225,11 +234,11 @@ uint32_t summedTilesPerGroup(const Plan& plan);
 // and strips of `requested` tiles (0: summedTilesPerGroup), no tail, fewer where the strip's
 // level-P block (VKSPD_SUM_BLOCK texels) or its shares (sumSharesCapacity) would not fit. A plain
 // chain (Plan::plain: P = 6, every later level made in one pass, VKSPD_FLAG_PLAIN_SUMS) takes the
-// plain kernel's strips instead (tilesPerGroupFor) and its tail (setTail with `tailTiles` and
-// `tailPer`): the same schedule as the kernel it would replace.
+// plain kernel's strips instead (tilesPerGroupFor, with `minGroups`) and its tail (setTail with
+// `tailTiles` and `tailPer`): the same schedule as the kernel it would replace.
 // Returns false, with the plan unchanged, where even one tile per group does not fit.
 bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16, uint32_t tailTiles = 0,
-                     uint32_t tailPer = 0);
+                     uint32_t tailPer = 0, uint32_t minGroups = kMinPlainGroups);
 
 // The summed-levels kernel's push constants for `plan` (useSummedLevels).
 shader::SumPushConstants sumPushConstantsFor(const Plan& plan);

@@ -354,8 +354,10 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
     if (tuning.kernel == Kernel::General) return {};
     if (tuning.kernel == Kernel::SummedLevels) {
         std::string refusal = sumsKernelRefusal(tuning, *req);
-        if (refusal.empty() && !useSummedLevels(&req->plan, per, req->decision.format.bytesPerTexel, req->fp16,
-                                                tuning.tailTiles, tuning.tailTilesPerGroup))
+        if (refusal.empty() &&
+            !useSummedLevels(&req->plan, per, req->decision.format.bytesPerTexel, req->fp16, tuning.tailTiles,
+                             tuning.tailTilesPerGroup,
+                             plainMinGroups(req->decision.format.bytesPerTexel, req->fp16, req->linearFetch)))
             refusal = "even a strip of one tile has more shares of the later levels than its shared memory holds";
         if (!refusal.empty())
             return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::SummedLevels: " + refusal + "; use Kernel::General or Auto");
@@ -386,7 +388,9 @@ Result checkKernel(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeL
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "Kernel::PlainChain: " + refusal + "; use Kernel::General or Auto");
     }
     req->plainKernel = true;
-    req->plan.tilesPerGroup = tilesPerGroupFor(req->plan, per, req->decision.format.bytesPerTexel);
+    req->plan.tilesPerGroup =
+        tilesPerGroupFor(req->plan, per, req->decision.format.bytesPerTexel,
+                         plainMinGroups(req->decision.format.bytesPerTexel, req->fp16, req->linearFetch));
     setTail(&req->plan, tuning.tailTiles, tuning.tailTilesPerGroup);
     return {};
 }

@@ -105,6 +105,43 @@ TEST_F(GpuTest, LinearSamplerFetchMatchesTheReference) {
     expectTunedChainMatches(h, VK_FORMAT_R8G8B8A8_UNORM, 130, 66, {vkspd::Fetch::LinearSampler, 1, false});
 }
 
+// The plain-chain kernel's default strips leave at least 512 workgroups where the FP16 path reads
+// texels of at most 4 bytes through the linear sampler, 256 otherwise (planner's plainMinGroups):
+// 2048x2048 RGBA8 in strips of 2 with the sampler, of 4 with loads, on the FP32 path or at 8 bytes;
+// 4096x2048 in strips of 4 against 8. The output of the shorter strips matches the reference.
+TEST_F(GpuTest, SampledNarrowTexelsTakeShorterPlainStrips) {
+    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel and Fetch::LinearSampler need the quad path";
+    auto tilesOf = [&](VkFormat format, uint32_t w, uint32_t ht, vkspd::Fetch fetch, vkspd::Precision precision) {
+        TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, 1, singlePassFlags(format));
+        vkspd::MipGenInfo info = chainInfo(img);
+        info.createFlags = singlePassFlags(format);
+        info.fetch = fetch;
+        info.precision = precision;
+        Described d;
+        vkspd::Result r = describe(h->context, info, &d);
+        EXPECT_TRUE(r.ok()) << r.message;
+        EXPECT_TRUE(d.plainChain);
+        EXPECT_EQ(d.fp16, precision == vkspd::Precision::FP16);
+        h->destroyImage(img);
+        vkspd::forgetImage(h->context, img.image);
+        return d.tilesPerGroup;
+    };
+    const auto linear = vkspd::Fetch::LinearSampler, load = vkspd::Fetch::Load;
+    const auto fp32 = vkspd::Precision::FP32;
+    EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, linear, fp32), 4u);
+    EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, load, fp32), 4u);
+    if (h->fp16) {
+        const auto fp16 = vkspd::Precision::FP16;
+        EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, linear, fp16), 2u);
+        EXPECT_EQ(tilesOf(VK_FORMAT_R8_UNORM, 2048, 2048, linear, fp16), 2u);
+        EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 4096, 2048, linear, fp16), 4u);
+        EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 4096, 2048, load, fp16), 8u);
+        EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, load, fp16), 4u);
+        EXPECT_EQ(tilesOf(VK_FORMAT_R16G16B16A16_SFLOAT, 2048, 2048, linear, fp16), 4u);
+    }
+    expectTunedChainMatches(h, VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, {vkspd::Fetch::LinearSampler, 0});
+}
+
 TEST_F(GpuTest, LinearSamplerFetchWhereNotAllowedIsAnError) {
     TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 64, 64, 7, kChainUsage);
     vkspd::MipGenInfo info = chainInfo(img);

@@ -266,6 +266,28 @@ TEST(Planner, TilesPerGroupRuleAndRequests) {
     }
 }
 
+TEST(Planner, SampledNarrowTexelsOnTheFp16PathLeaveAtLeast512Groups) {
+    // The FP16 path through the linear sampler, texels of at most 4 bytes: 512 groups.
+    EXPECT_EQ(vkspd::plainMinGroups(4, true, true), vkspd::kMinSampledGroups);
+    EXPECT_EQ(vkspd::plainMinGroups(1, true, true), vkspd::kMinSampledGroups);
+    EXPECT_EQ(vkspd::kMinSampledGroups, 512u);
+    // Anything else keeps 256: wider texels, the FP32 path, loads or gathers.
+    EXPECT_EQ(vkspd::plainMinGroups(8, true, true), vkspd::kMinPlainGroups);
+    EXPECT_EQ(vkspd::plainMinGroups(4, false, true), vkspd::kMinPlainGroups);
+    EXPECT_EQ(vkspd::plainMinGroups(4, true, false), vkspd::kMinPlainGroups);
+    const uint32_t m = vkspd::kMinSampledGroups;
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(2048, 2048), 0, 4, m), 2u);   // 32x32 tiles -> 16x32 = 512
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 2048), 0, 4, m), 4u);   // 64x32 -> 16x32 = 512
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(2048, 1024), 0, 4, m), 1u);   // 32x16 = 512
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 4096), 0, 4, m), 8u);   // 8x64 = 512 already
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(8192, 8192), 0, 4, m), 8u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(1024, 1024), 0, 4, m), 1u);   // fewer tiles than 512
+    // The 256 rule at the same sizes, and a request is kept.
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(4096, 2048), 0, 4), 8u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(2048, 1024), 0, 4), 2u);
+    EXPECT_EQ(vkspd::tilesPerGroupFor(plan(2048, 2048), 8, 4, m), 8u);
+}
+
 TEST(Planner, WideTexelsTakeFourTilesPerGroupFrom8192) {
     // 8-byte and 16-byte texels: at most 4 from 128x128 tiles (8192^2) over all layers.
     EXPECT_EQ(vkspd::tilesPerGroupFor(plan(8192, 8192), 0, 8), 4u);

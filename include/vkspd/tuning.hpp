@@ -70,10 +70,11 @@ enum class Kernel {
 struct Tuning {
     Kernel kernel = Kernel::Auto;  ///< Which shader runs.
     /// Plain-chain kernel: 64x64 tiles of the base one workgroup reduces, a strip along x. 0 = the
-    /// default rule (the largest of 1, 2, 4 and 8 that leaves at least 256 workgroups; at most 4
-    /// for texels of 8 bytes or more from 128x128 tiles over all layers); else a power of two up
-    /// to kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns. The
-    /// halo-stage kernel takes the same (its default at most 4), capped at 2^P for a plain prefix of
+    /// default rule (the largest of 1, 2, 4 and 8 that leaves at least 256 workgroups, 512 where
+    /// the FP16 path reads texels of at most 4 bytes through the linear sampler; at most 4 for
+    /// texels of 8 bytes or more from 128x128 tiles over all layers); else a power of two up to
+    /// kMaxTilesPerGroup (an error otherwise), capped at the base's tile columns. The halo-stage
+    /// kernel takes the 256 rule (its default at most 4), capped at 2^P for a plain prefix of
     /// P levels (2^(P - 1) where its first later stage has 32x32 tiles), and no tail; the
     /// summed-levels kernel the same where asked, and by default the fewest tiles (a power of two)
     /// that leave at most 384 workgroups over all layers (strips of 2 at 1920x1080, 4 at
