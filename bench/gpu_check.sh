@@ -25,7 +25,7 @@ OUT=${2:?usage: sh bench/gpu_check.sh BIN_DIR OUT_DIR [VALIDATION_LAYERS_DEB]}
 DEB=${3:-}
 BIN=$(cd "$BIN" && pwd) || exit 2
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 2
-BENCH_ARGS=${BENCH_ARGS:---sizes 1000x600,1920x1080,2048x2048,2560x1440,3840x2160,4095x4095,4096x4096,8191x8191,8192x8192,16384x16384 --formats rgba8,rgba16f,d32-min --reps 30 --cols none --tiles 4,8}
+BENCH_ARGS=${BENCH_ARGS:---sizes 1000x600,1920x1080,2048x2048,2560x1440,3840x2160,4095x4095,4096x4096,8191x8191,8192x8192,16384x16384 --formats rgba8,rgba16f,d32-min --reps 30 --cols none --tiles 2,4,8}
 {
     date -u +"date: %Y-%m-%dT%H:%M:%SZ"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
