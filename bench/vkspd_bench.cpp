@@ -1162,6 +1162,14 @@ struct Args {
     bool submitPerSize = false;  // --submit size: each size's items in a submission of their own
 };
 
+// Option `arg`'s value `v`, one of two: 0 for `first`, 1 for `second`; else -1, the error printed.
+int twoValued(const std::string& arg, const std::string& v, const char* first, const char* second) {
+    if (v == first) return 0;
+    if (v == second) return 1;
+    std::fprintf(stderr, "vkspd-bench: %s %s: expected %s or %s (see --help)\n", arg.c_str(), v.c_str(), first, second);
+    return -1;
+}
+
 // Parses argv into `a` (--tail into gTail). Returns -1 to go on, else the exit code: 0 after
 // --help, 2 for a bad argument (its message printed).
 int parseArgs(int argc, char** argv, Args* args) {
@@ -1185,20 +1193,14 @@ int parseArgs(int argc, char** argv, Args* args) {
         else if (arg == "--copy-mib") a.copyMib = uint32_t(std::max(1, std::atoi(value().c_str())));
         else if (arg == "--evict-mib") a.evictMib = uint32_t(std::max(1, std::atoi(value().c_str())));
         else if (arg == "--evict") {
-            const std::string v = value();
-            if (v != "read" && v != "copy") {
-                std::fprintf(stderr, "vkspd-bench: --evict %s: expected read or copy (see --help)\n", v.c_str());
-                return 2;
-            }
-            a.evictByCopy = v == "copy";
+            const int c = twoValued(arg, value(), "read", "copy");
+            if (c < 0) return 2;
+            a.evictByCopy = c == 1;
         }
         else if (arg == "--submit") {
-            const std::string v = value();
-            if (v != "repetition" && v != "size") {
-                std::fprintf(stderr, "vkspd-bench: --submit %s: expected repetition or size (see --help)\n", v.c_str());
-                return 2;
-            }
-            a.submitPerSize = v == "size";
+            const int c = twoValued(arg, value(), "repetition", "size");
+            if (c < 0) return 2;
+            a.submitPerSize = c == 1;
         }
         else if (arg == "--out") a.outDir = value();
         else if (arg == "--methods") a.methodsArg = value();
