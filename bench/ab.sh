@@ -21,10 +21,12 @@
 # and the machine code stay in OUT_DIR. REVERSE=1: the even rounds run the --sizes list backwards
 # (their summary lines say "(sizes reversed)"), so each size's first use follows another item: a
 # first-use figure moves with what ran before it (docs/PERFORMANCE.md, "How to measure"), and a
-# change whose gain holds in one order only shows as rounds that disagree. SUITE_DEB, Debian's
-# vulkan-validationlayers package: after the rounds, the last BIN_DIR's vkspd_gpu_tests (the
-# candidate's GPU suite) runs under that validation layer with the gtest filter TEST_FILTER
-# (default: all but the stress tests), so one device call times a change and checks it.
+# change whose gain holds in one order only shows as rounds that disagree; `--submit size` among
+# the BENCH_ARGUMENTs submits each size on its own, so that every size's first row is a first use
+# in any order. SUITE_DEB, Debian's vulkan-validationlayers package: after the rounds, the last
+# BIN_DIR's vkspd_gpu_tests (the candidate's GPU suite) runs under that validation layer with the
+# gtest filter TEST_FILTER (default: all but the stress tests), so one device call times a change
+# and checks it.
 # Writes OUT_DIR/ab-NAME-ROUND.txt (each report), OUT_DIR/stats-NAME.txt (registers), with SASS
 # OUT_DIR/sass-NAME-SIZE-FORMAT* and, with
 # SUITE_DEB, OUT_DIR/gpu_tests.log; prints one line per run: the build, the round, the copy floor,
