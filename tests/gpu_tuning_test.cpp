@@ -108,19 +108,25 @@ TEST_F(GpuTest, LinearSamplerFetchMatchesTheReference) {
 // The plain-chain kernel's default strips leave at least 512 workgroups where the FP16 path reads
 // texels of at most 4 bytes through the linear sampler, 256 otherwise (planner's plainMinGroups):
 // 2048x2048 RGBA8 in strips of 2 with the sampler, of 4 with loads, on the FP32 path or at 8 bytes;
-// 4096x2048 in strips of 4 against 8. The output of the shorter strips matches the reference.
+// 4096x2048 in strips of 4 against 8; the summed-levels kernel on a plain chain likewise. The
+// output of the shorter strips matches the reference.
 TEST_F(GpuTest, SampledNarrowTexelsTakeShorterPlainStrips) {
     if (!h->quad) GTEST_SKIP() << "the plain-chain kernel and Fetch::LinearSampler need the quad path";
-    auto tilesOf = [&](VkFormat format, uint32_t w, uint32_t ht, vkspd::Fetch fetch, vkspd::Precision precision) {
+    auto tilesOf = [&](VkFormat format, uint32_t w, uint32_t ht, vkspd::Fetch fetch, vkspd::Precision precision,
+                       vkspd::Kernel kernel = vkspd::Kernel::Auto) {
         TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, 1, singlePassFlags(format));
         vkspd::MipGenInfo info = chainInfo(img);
         info.createFlags = singlePassFlags(format);
         info.fetch = fetch;
         info.precision = precision;
+        vkspd::Tuning tuning;
+        tuning.kernel = kernel;
+        info.tuning = &tuning;
         Described d;
         vkspd::Result r = describe(h->context, info, &d);
         EXPECT_TRUE(r.ok()) << r.message;
-        EXPECT_TRUE(d.plainChain);
+        EXPECT_EQ(d.plainChain, kernel == vkspd::Kernel::Auto);
+        EXPECT_EQ(d.summedLevels, kernel == vkspd::Kernel::SummedLevels);
         EXPECT_EQ(d.fp16, precision == vkspd::Precision::FP16);
         h->destroyImage(img);
         vkspd::forgetImage(h->context, img.image);
@@ -138,6 +144,9 @@ TEST_F(GpuTest, SampledNarrowTexelsTakeShorterPlainStrips) {
         EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 4096, 2048, load, fp16), 8u);
         EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, load, fp16), 4u);
         EXPECT_EQ(tilesOf(VK_FORMAT_R16G16B16A16_SFLOAT, 2048, 2048, linear, fp16), 4u);
+        // The summed-levels kernel on a plain chain takes the plain-chain kernel's strips.
+        EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, linear, fp16, vkspd::Kernel::SummedLevels), 2u);
+        EXPECT_EQ(tilesOf(VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, load, fp16, vkspd::Kernel::SummedLevels), 4u);
     }
     expectTunedChainMatches(h, VK_FORMAT_R8G8B8A8_UNORM, 2048, 2048, {vkspd::Fetch::LinearSampler, 0});
 }
