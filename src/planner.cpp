@@ -469,6 +469,13 @@ uint32_t summedTilesPerGroup(const Plan& plan) {
     return per;
 }
 
+bool summedStripsSuitAuto(const Plan& plan) {
+    const uint32_t per = summedTilesPerGroup(plan);
+    const uint64_t groups =
+        uint64_t((plan.stages[0].tilesX + per - 1) / per) * plan.stages[0].tilesY * plan.layers;
+    return per <= kAutoSumTilesPerGroup && groups <= kSumMaxGroups;
+}
+
 bool useSummedLevels(Plan* plan, uint32_t requested, uint32_t texelBytes, bool fp16, uint32_t tailTiles,
                      uint32_t tailPer, uint32_t minGroups) {
     if (!plan->sums.prefix) return false;

@@ -230,6 +230,17 @@ uint32_t sumSharesCapacity(bool fp16);
 constexpr uint32_t kSumMaxGroups = 384;
 uint32_t summedTilesPerGroup(const Plan& plan);
 
+// Whether Kernel::Auto may take the summed-levels kernel by its strips: its own rule
+// (summedTilesPerGroup) leaves at most kSumMaxGroups groups in strips of at most
+// kAutoSumTilesPerGroup tiles. Longer strips serialize the prefix in too few groups. Measured on
+// an H200 at first use against the halo-stage kernel (docs/PERFORMANCE.md, "Summed levels"): in
+// strips of 4 (2736x1824 to 3440x1440, 1242 to 1504 tiles) faster for every format timed (RGBA8
+// 3440x1440 34.3 -> 27.1 us, 3000x2000 44.6 -> 29.3; R8, Hi-Z, RGBA8 Min); in strips of 8
+// (3840x2160, 4096x2160, 5120x1440, 5120x2160) faster for some formats and slower for others
+// (Hi-Z 3840x2160 55.1 -> 57.2, 4096x2160 56.6 -> 58.7).
+constexpr uint32_t kAutoSumTilesPerGroup = 4;
+bool summedStripsSuitAuto(const Plan& plan);
+
 // Switches `plan` (sums.prefix > 0) to the summed-levels kernel: its counters (records), no data,
 // and strips of `requested` tiles (0: summedTilesPerGroup), no tail, fewer where the strip's
 // level-P block (VKSPD_SUM_BLOCK texels) or its shares (sumSharesCapacity) would not fit. A plain

@@ -297,22 +297,21 @@ void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t range
 }
 
 // Kernel::Auto: the summed-levels kernel where it takes the chain, its plain prefix is shorter than
-// a tile's six levels (a chain the halo-stage kernel would take in several stages), the base has at
-// most kAutoSumTiles 64x64 tiles over all layers, texels are at most 4 bytes and its records fit
-// one range; in strips of summedTilesPerGroup tiles unless Tuning::tilesPerGroup says otherwise.
-// Fetch::Auto keeps its choice where the kernel takes it, else loads. Measured on an H200 at first
-// use (docs/PERFORMANCE.md, "Summed levels"), medians in us against the halo-stage kernel that Auto
+// a tile's six levels (a chain the halo-stage kernel would take in several stages), its own strips
+// suit it (summedStripsSuitAuto: at most kSumMaxGroups groups of at most kAutoSumTilesPerGroup
+// tiles), texels are at most 4 bytes and its records fit one range; in strips of
+// summedTilesPerGroup tiles unless Tuning::tilesPerGroup says otherwise. Fetch::Auto keeps its
+// choice where the kernel takes it, else loads. Measured on an H200 at first use
+// (docs/PERFORMANCE.md, "Summed levels"), medians in us against the halo-stage kernel that Auto
 // took before, same run: RGBA8 640x360 15.2 against 24.6, 1000x600 17.6 / 26.0, 1280x720 16.5 /
-// 21.3, 1600x900 22.4 / 28.0, 1920x1080 20.4 / 24.1, 2560x1440 22.7 / 24.0; R8 and R32F Min from
-// D32 likewise (R8 2560x1440 level: 19.9 / 20.1). Where it loses: a prefix of six (plain chains
-// of 256x256 to 1024x1024 and 1024x768: 0.2-2.7 us slower than the plain and halo kernels), and
-// past that many tiles (3840x2160, 2040 tiles: level for RGBA8, Hi-Z 56.0 against 53.2; 4096x4096
-// RGBA8 46.5 against 36.3 at its best strips). Wider texels are not measured.
-constexpr uint64_t kAutoSumTiles = 1024;
+// 21.3, 1600x900 22.4 / 28.0, 1920x1080 20.4 / 24.1, 2560x1440 22.7 / 24.0, 3440x1440 27.1 /
+// 34.3, 3200x1800 28.7 / 32.5, 3000x2000 29.3 / 44.6; R8 and R32F Min from D32 likewise (R8
+// 2560x1440 level: 19.9 / 20.1). Where it loses: a prefix of six (plain chains of 256x256 to 1024x1024 and 1024x768: 0.2-2.7 us
+// slower than the plain and halo kernels), and in strips of 8 or more (3840x2160, 2040 tiles:
+// level for RGBA8, Hi-Z 57.2 against 55.1). Wider texels are not measured.
 bool autoSummedLevels(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     const Plan& plan = req->plan;
-    const uint64_t tiles = uint64_t(plan.stages[0].tilesX) * plan.stages[0].tilesY * plan.layers;
-    if (!plan.sums.prefix || plan.sums.prefix >= VKSPD_TILE_LEVELS || tiles > kAutoSumTiles ||
+    if (!plan.sums.prefix || plan.sums.prefix >= VKSPD_TILE_LEVELS || !summedStripsSuitAuto(plan) ||
         req->decision.format.bytesPerTexel > 4)
         return false;
     const bool linearFetch = req->linearFetch;

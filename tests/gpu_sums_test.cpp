@@ -276,9 +276,9 @@ TEST_F(GpuTest, SummedLevelsBuildADepthPyramid) {
         expectDepthPyramid(h, size.first, size.second, 7, tuning, &vkspd::ScheduleDescription::summedLevels);
 }
 
-// Kernel::Auto takes the summed-levels kernel where its rules allow (a prefix of 2 to 5 levels, at
-// most 1024 tiles over all layers, texels of at most 4 bytes, the quad path, no group-ID tiling),
-// in strips that leave at most kSumMaxGroups groups, and the kernels it took before elsewhere;
+// Kernel::Auto takes the summed-levels kernel where its rules allow (a prefix of 2 to 5 levels,
+// its own strips at most 4 tiles long and at most kSumMaxGroups groups over all layers, texels of
+// at most 4 bytes, the quad path, no group-ID tiling), and the kernels it took before elsewhere;
 // what it runs at 1920x1080 is exact.
 TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
     auto schedule = [&](uint32_t w, uint32_t ht, uint32_t layers, VkFormat format, Described* d,
@@ -307,6 +307,7 @@ TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
         {1920, 1080, 1, VK_FORMAT_R8G8B8A8_UNORM, 3, 2},  // 30x17 tiles: 255 groups
         {1000, 600, 1, VK_FORMAT_R8G8B8A8_UNORM, 3, 1},   // 160 groups in strips of 1
         {2560, 1440, 1, VK_FORMAT_R8_UNORM, 5, 4},        // 40x23 tiles: 230 groups
+        {3440, 1440, 1, VK_FORMAT_R8G8B8A8_UNORM, 4, 4},  // 54x23 tiles: 322 groups
         {1600, 900, 1, VK_FORMAT_R8G8B8A8_SRGB, 2, 1},    // 25x15 tiles: 375 groups
         {1280, 720, 1, VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 1},
         {1000, 600, 4, VK_FORMAT_R8G8B8A8_UNORM, 3, 2},   // 640 tiles over the layers: 320 groups
@@ -326,12 +327,12 @@ TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
     if (q) {
         EXPECT_EQ(d.tilesPerGroup, 4u) << "a block of 8x8 texels per tile: 256 in strips of 4";
     }
-    // Not taken: more tiles, a prefix of six, wider texels, float averages, odd bases.
+    // Not taken: longer strips, a prefix of six, wider texels, float averages, odd bases.
     schedule(3840, 2160, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
-    EXPECT_FALSE(d.summedLevels) << "2040 tiles";
+    EXPECT_FALSE(d.summedLevels) << "2040 tiles: strips of 8";
     EXPECT_EQ(d.haloStages, q);
     schedule(1920, 1080, 3, VK_FORMAT_R8G8B8A8_UNORM, &d);
-    EXPECT_FALSE(d.summedLevels) << "1530 tiles over 3 layers";
+    EXPECT_FALSE(d.summedLevels) << "1530 tiles over 3 layers: strips of 8";
     schedule(1024, 768, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
     EXPECT_FALSE(d.summedLevels) << "a prefix of 6";
     schedule(2048, 2048, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);

@@ -732,6 +732,30 @@ TEST(Planner, SummedLevelsTakeStripsOfAtMostTheirGroupCount) {
     EXPECT_EQ(p.tilesPerGroup, 4u);
 }
 
+// Kernel::Auto takes the summed-levels kernel only where its own strips are short: at most
+// kSumMaxGroups groups of at most kAutoSumTilesPerGroup tiles (summedStripsSuitAuto).
+TEST(Planner, AutoTakesSummedLevelsInShortStripsOnly) {
+    struct Case {
+        uint32_t w, h, layers;
+        bool suits;
+    };
+    const Case cases[] = {
+        {1920, 1080, 1, true},   // 30x17 tiles in strips of 2: 255 groups
+        {3440, 1440, 1, true},   // 54x23 in strips of 4: 322
+        {3200, 1800, 1, true},   // 50x29 in 4: 377
+        {1000, 600, 4, true},    // 640 tiles over the layers in 2: 320
+        {3840, 2160, 1, false},  // 60x34: strips of 8
+        {5120, 1440, 1, false},  // 80x23: strips of 8
+        {1920, 1080, 3, false},  // 1530 tiles over the layers: strips of 8
+        {48, 16200, 2, false},   // one tile wide: 508 groups in strips of 1
+    };
+    for (const Case& c : cases) {
+        const Plan p = plan(c.w, c.h, UINT32_MAX, c.layers, 4);
+        EXPECT_EQ(vkspd::summedStripsSuitAuto(p), c.suits)
+            << c.w << "x" << c.h << " x" << c.layers << ": strips of " << vkspd::summedTilesPerGroup(p);
+    }
+}
+
 // On a plain chain (P = 6, every later level made in one pass) the summed-levels kernel takes the
 // plain-chain kernel's schedule: its tiles per group and its tail, and tells the shader
 // (VKSPD_FLAG_PLAIN_SUMS); a chain with an odd level past its prefix keeps its own strips, no tail

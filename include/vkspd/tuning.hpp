@@ -21,8 +21,9 @@ inline constexpr uint32_t kMaxTilesPerGroup = 32;
 /// tolerances of docs/FILTER.md; Min, Max and MinMax bit for bit) and are one dispatch.
 enum class Kernel {
     Auto,        ///< SummedLevels where its rules allow it, the plain prefix is 2 to 5 levels,
-                 ///< the base has at most 1024 64x64 tiles over all layers (1920x1080,
-                 ///< 2560x1440, 1000x600; not 3840x2160) and texels are at most 4 bytes; else
+                 ///< its own strips are at most 4 64x64 tiles long and at most 384 workgroups
+                 ///< over all layers (1000x600 to 3440x1440 and 3200x1800; not 3840x2160) and
+                 ///< texels are at most 4 bytes; else
                  ///< PlainChain wherever its rules allow it; else HaloStages wherever its rules
                  ///< allow it (Fetch::Auto keeps its choice where they allow it, else loads) and
                  ///< its scratch fits one range; General everywhere else (never an error).
