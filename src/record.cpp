@@ -267,23 +267,27 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
 
 // Kernel::Auto on a chain that is not plain: the halo-stage kernel wherever it takes the chain and
 // its scratch fits one range, but for 16-byte texels without a source a plain prefix of
-// kMinHaloPrefix levels; else the general kernel stays. Fetch::Auto keeps its choice (the linear
+// kMinHaloPrefix levels over fewer than kWidePrefixTwoTiles tiles; else the general kernel stays. Fetch::Auto keeps its choice (the linear
 // sampler on NVIDIA), or loads where the halo kernel refuses the sampler for this request
 // (a depth source, an odd base). Measured on an H200 at first use (docs/PERFORMANCE.md, "Halo
 // stages", "Odd bases"): as fast as the general kernel or faster at every prefix and format timed
 // (1280x720 to 3840x2160; at a prefix of 2, 1600x900 to 8196x8196: RGBA8 4100x4100 85 against 130
 // us, R32F Min from D32 8196x8196 325 against 1014; on odd bases 255x255 to 8191x8191, RGBA8
 // 4095x4095 128 against 293, RGBA32F 255x255 29.8 against 41.6, 1023x765 and 4095x3 level or
-// faster), but RGBA32F at 1600x900 (a prefix of 2: 38.1-38.3 us against the general kernel's
-// 32.3-37.1); the sampler faster than loads at every size it took. Custom reductions too (its
+// faster), but RGBA32F at a prefix of 2 up to 1089 tiles (1600x900 43.8 us against the general
+// kernel's 37.3, 2500x1500 79.6 / 71.5, 2052x2052 81.3 / 68.3; from 2145 tiles on it is faster:
+// 4100x2052 105.4 / 109.4, 3004x3004 110.0 / 128.1, 4100x4100 156.4 / 188.3, 6148x3076 170.4 /
+// 209.3; layers not measured); the sampler faster than loads at every size it took. Custom reductions too (its
 // FP32 variant, compiled on first use: RGBA8 averaged by a custom reduction 1920x1080 29.5 against
 // 41.0 us, 3840x2160 47.8 against 85.2, 4095x4095 181.0 against 250.2; docs/PERFORMANCE.md,
 // "Custom reductions on the plain and halo kernels").
+constexpr uint64_t kWidePrefixTwoTiles = 2048;
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     if (req->plan.halo.stageCount == 0) return;
     const HaloPlan& halo = req->plan.halo;
+    const uint64_t tiles = uint64_t(req->plan.stages[0].tilesX) * req->plan.stages[0].tilesY * req->plan.layers;
     if (req->decision.format.bytesPerTexel >= 16 && !req->hasSource && !halo.oddBase &&
-        halo.stages[0].levels == kMinHaloPrefix)
+        halo.stages[0].levels == kMinHaloPrefix && tiles < kWidePrefixTwoTiles)
         return;
     const bool linearFetch = req->linearFetch;
     if (!refusalAfterAutoFetch(haloKernelRefusal, tuning, info, req).empty()) return;

@@ -312,7 +312,8 @@ TEST_F(GpuTest, HaloStagesRefusalsNameTheRule) {
 // 1600x900: a prefix of 2; 1920x1080: 3; 1280x720: 4; 2560x1440: 5; 254x254 and 255x255: an odd
 // base), with Fetch::Auto's choice (the general kernel's) where the halo kernel takes it and loads
 // where it does not (odd bases of 16-byte texels included: 1023x765 and 4095x3 RGBA32F), but a
-// prefix of 2 of 16-byte texels without a source (1600x900 RGBA32F); and keeps the general kernel
+// prefix of 2 of 16-byte texels without a source under 2048 tiles (1600x900 RGBA32F; not
+// 3004x3004, 2209 tiles); and keeps the general kernel
 // on the LDS-only path, with group-ID tiling, and where the halo kernel's scratch (bound as one
 // range) is past the range limit, which the general kernel splits. The 1280x720 chain it makes
 // matches the reference.
@@ -367,6 +368,11 @@ TEST_F(GpuTest, AutoTakesHaloStagesWhereItsRulesAllow) {
     EXPECT_EQ(d.oddBaseStage, h->quad) << "a thin odd base of 16-byte texels";
     schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
     EXPECT_FALSE(d.haloStages) << "a prefix of 2 of 16-byte texels without a source";
+    schedule(h->context, 3004, 3004, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
+    EXPECT_EQ(d.haloStages, h->quad) << "a prefix of 2 of 16-byte texels over 2209 tiles";
+    if (h->quad) {
+        EXPECT_EQ(d.levelsPerStage[0], 2u);
+    }
     schedule(h->context, 1600, 900, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32_SFLOAT);
     EXPECT_EQ(d.haloStages, h->quad) << "a prefix of 2 of 4-byte texels";
     schedule(h->context, 1920, 1080, 1, vkspd::SubgroupPath::Auto, 0, &d, VK_FORMAT_R32G32B32A32_SFLOAT);
