@@ -34,7 +34,9 @@
 // compiled at run time with the caller's reduction: src/custom.cpp). The sRGB encoding of the stores is a specialization constant
 // (VKSPD_SPEC_SRGB, vkspd_common.glsl), not the push constants' VKSPD_FLAG_SRGB. VKSPD_HALO: 0 the
 // plain-chain kernel, 1 the halo-stage kernel with a plain prefix, 2 the halo-stage kernel whose
-// stage 0 reads an odd base in tiles (kOddBase).
+// stage 0 reads an odd base in tiles (kOddBase). VKSPD_SHUFFLE_RELATIVE (default 1): with 0, the
+// odd-base module loads each base row's third tap instead of taking it from the next lane, and
+// needs no relative subgroup shuffles (compiled at run time for devices without them).
 #if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD) || !defined(VKSPD_REDUCTION)
 #error "Missing required macro VKSPD_FP16, VKSPD_QUAD or VKSPD_REDUCTION"
 #endif
@@ -56,7 +58,10 @@
 #extension GL_KHR_shader_subgroup_quad : require
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
-#if VKSPD_HALO == 2
+#ifndef VKSPD_SHUFFLE_RELATIVE
+#define VKSPD_SHUFFLE_RELATIVE 1
+#endif
+#if VKSPD_HALO == 2 && VKSPD_SHUFFLE_RELATIVE
 #extension GL_KHR_shader_subgroup_shuffle_relative : require
 #endif
 #if VKSPD_FP16
@@ -714,7 +719,7 @@ uvec4 nonFiniteChannels(uint bits) { return uvec4(bits, bits >> 1u, bits >> 2u, 
 #define BAND_TAP_OUT(a, taps, w) (kChannels == 1u ? (a) >= (taps) : TAP_OUT(w))
 #endif
 
-#if VKSPD_HALO == 2
+#if VKSPD_HALO == 2 && VKSPD_SHUFFLE_RELATIVE
 // Lanes of the band rows (BAND_ROWS) that fetch a base row's third tap themselves: the last of a subgroup, and that
 // of a band's last column (the next lane starts the next band). The others take it from the next
 // lane, whose first tap it is (the lane of column c + 1 in the same band).
@@ -730,7 +735,7 @@ bool gOwnThird;
 vec4 haloTapRow(bool fromKept, bool fromBase, ivec2 base, int at, ivec3 cols, vec3 wx, int taps, inout uint special) {
     vec4 t[3];
     if (fromBase) {
-#if VKSPD_HALO == 2
+#if VKSPD_HALO == 2 && VKSPD_SHUFFLE_RELATIVE
         // Texels of four channels of 16 or 32 bits (a format that is not normalized): the third
         // tap from the next lane where it has it (gOwnThird), RGBA16F 4095x4095 7% and RGBA32F 3%
         // faster on an H200; the other formats fetch it, faster there (RGBA8 8191x8191 by 4%).
@@ -803,7 +808,7 @@ void BAND_ROWS(int level, ivec2 o, int width, ivec2 own, int r0, int r1, int at,
     int rowAt = fromBase ? 0 : fromKept ? int(keptTexel(kept, level - 1, 2 * o)) : above - aboveRow * aboveN.x;
     int stride = fromKept ? int(levelExtent(level - 1).x) : aboveN.x;
     uint carried = 0u;
-#if VKSPD_HALO == 2
+#if VKSPD_HALO == 2 && VKSPD_SHUFFLE_RELATIVE
     gOwnThird = gl_SubgroupInvocationID == gl_SubgroupSize - 1u || c == width - 1;
 #endif
     // From the base, source row y is texel row 2 * o.y + y.

@@ -582,11 +582,11 @@ Result getRangedPipeline(Context c, uint32_t reduction, bool fp16, bool quad, Cu
 
 Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* out, bool halfDenormals, bool srgb,
                         bool copyBase, bool halo, bool finiteValues, uint32_t channels, bool linearFetch,
-                        bool oddBase, bool sums, CustomReduction custom, bool gatherFetch) {
+                        bool oddBase, bool sums, CustomReduction custom, bool gatherFetch, bool quad) {
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
-    if (!c->quadSupported)
-        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the plain-chain kernel needs quad subgroup operations");
+    if (quad && !c->quadSupported)
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the quad variant of the plain-chain kernel needs quad subgroup operations");
     if (reduction > VKSPD_REDUCTION_CUSTOM) return fail(VK_ERROR_UNKNOWN, "unknown reduction");
     const bool isCustom = reduction == VKSPD_REDUCTION_CUSTOM;
     if (isCustom && (sums || fp16))
@@ -605,29 +605,39 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
         .add(VKSPD_SPEC_GATHER, gatherFetch);
     const bool odd = halo && oddBase;
     if (halo) specialization.add(VKSPD_SPEC_FINITE, finite).add(VKSPD_SPEC_CHANNELS, channels);
-    // One bit per flag, then the reduction, the channel count, the fetch, the odd base, the sums and
-    // the gather.
+    // One bit per flag, then the reduction, the channel count, the fetch, the odd base, the sums,
+    // the gather and the LDS path.
     const uint32_t key = uint32_t(fp16) | uint32_t(half) << 1 | uint32_t(srgb) << 2 | uint32_t(copyBase) << 3 |
                          uint32_t(halo) << 4 | uint32_t(finite) << 5 | reduction << 6 | specialChannels << 10 |
                          uint32_t(linearFetch) << 13 | uint32_t(odd) << 14 | uint32_t(sums) << 15 |
-                         uint32_t(gatherFetch) << 16;
-    if (!isCustom) {
-        const SpirvBlob module =
+                         uint32_t(gatherFetch) << 16 | uint32_t(!quad) << 17;
+    PlainModule module;
+    module.reduction = reduction;
+    module.fp16 = fp16;
+    module.halo = halo ? (odd ? 2u : 1u) : 0u;
+    module.sums = sums;
+    module.quad = quad;
+    // A device without relative shuffles runs the odd-base module compiled without them.
+    module.shuffleRelative = !odd || c->shuffleRelativeSupported;
+    if (!isCustom && module.quad && module.shuffleRelative) {
+        const SpirvBlob blob =
             sums ? embeddedSumsSpirv(reduction, fp16) : embeddedPlainSpirv(reduction, fp16, halo, odd);
-        return cachedEmbeddedPipeline(c, c->plainPipelines[key], module, half, out, &specialization.info);
+        return cachedEmbeddedPipeline(c, c->plainPipelines[key], blob, half, out, &specialization.info);
     }
-    // A custom reduction: its module compiled on first use (seconds), outside the lock; a race
+    // A module the library does not embed (a custom reduction's, the LDS path's, the odd base's
+    // without relative shuffles): compiled on first use (seconds), outside the lock; a race
     // compiles or creates twice and keeps the first.
-    auto found = custom->plainPipelines.find(key);
-    if (found != custom->plainPipelines.end()) {
+    std::map<uint32_t, VkPipeline>& pipelines = isCustom ? custom->plainPipelines : c->plainPipelines;
+    auto found = pipelines.find(key);
+    if (found != pipelines.end() && found->second) {
         *out = found->second;
         return {};
     }
-    const uint32_t module = halo ? (odd ? 2u : 1u) : 0u;  // VKSPD_HALO
-    std::vector<uint32_t> words = custom->plainSpirv[module];
+    std::map<uint32_t, std::vector<uint32_t>>& modules = isCustom ? custom->plainSpirv : c->compiledPlainSpirv;
+    std::vector<uint32_t> words = modules[module.key()];
     lock.unlock();
     if (words.empty()) {
-        Result r = compilePlainKernel(c, custom->source, module, &words);
+        Result r = compilePlainKernel(c, isCustom ? &custom->source : nullptr, module, &words);
         if (!r.ok()) return r;
     }
     VkPipeline pipeline = VK_NULL_HANDLE;
@@ -635,10 +645,14 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
                                      &specialization.info);
     if (!r.ok()) return r;
     lock.lock();
-    if (custom->plainSpirv[module].empty()) custom->plainSpirv[module] = std::move(words);
-    auto inserted = custom->plainPipelines.emplace(key, pipeline);
-    if (!inserted.second) c->fn.vkDestroyPipeline(c->device(), pipeline, c->allocator());
-    *out = inserted.first->second;
+    std::vector<uint32_t>& cached = modules[module.key()];
+    if (cached.empty()) cached = std::move(words);
+    VkPipeline& slot = pipelines[key];
+    if (slot)
+        c->fn.vkDestroyPipeline(c->device(), pipeline, c->allocator());  // another thread's first
+    else
+        slot = pipeline;
+    *out = slot;
     return {};
 }
 

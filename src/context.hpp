@@ -92,11 +92,10 @@ struct vkspd::CustomReductionT {
     std::string source;
     uint32_t references = 0;
     VkPipeline pipelines[2] = {};  // [quad]; null where the device cannot run it
-    // The plain-chain and halo-stage kernels (FP32, quad) with this reduction, compiled on first
-    // use: their modules by VKSPD_HALO (0 the plain-chain kernel, 1 the halo-stage kernel, 2 its
-    // odd-base module), and their pipelines by getPlainPipeline's key (guarded by
+    // The plain-chain and halo-stage kernels (FP32) with this reduction, compiled on first use:
+    // their modules by PlainModule::key, and their pipelines by getPlainPipeline's key (guarded by
     // ContextT::pipelineMutex).
-    std::vector<uint32_t> plainSpirv[3];
+    std::map<uint32_t, std::vector<uint32_t>> plainSpirv;
     std::map<uint32_t, VkPipeline> plainPipelines;
 };
 
@@ -135,6 +134,10 @@ struct vkspd::ContextT {
     // (VKSPD_SPEC_SRGB, VKSPD_SPEC_COPY_BASE, VKSPD_SPEC_FINITE, VKSPD_SPEC_CHANNELS,
     // VKSPD_SPEC_LINEAR), and the halo-stage module (VKSPD_HALO=1 or 2) or the summed-levels one.
     std::map<uint32_t, VkPipeline> plainPipelines;
+    // The modules of vkspd_plain.comp compiled at run time on first use (by PlainModule::key):
+    // without quad operations (the LDS path), and the odd-base module on a device without
+    // relative subgroup shuffles.
+    std::map<uint32_t, std::vector<uint32_t>> compiledPlainSpirv;
     // The general kernel with its data in dataRangeSlots ranges, compiled at run time on first use
     // (custom reductions' entries go with them).
     std::map<RangedKey, VkPipeline> rangedPipelines;
@@ -227,9 +230,26 @@ Result getRangedPipeline(Context context, uint32_t reduction, bool fp16, bool qu
 // (VKSPD_DATA_RANGES; 1: the embedded variants' one). Fails where the library has no shaderc.
 Result compileSinglePass(Context context, const std::string* customSource, uint32_t reduction, bool fp16, bool quad,
                          uint32_t dataRanges, std::vector<uint32_t>* words);
-// Compiles vkspd_plain.comp at run time (FP32, quad) with the custom reduction `customSource`, as
-// the plain-chain kernel (`halo` 0) or the halo-stage kernel (VKSPD_HALO = `halo`, 1 or 2).
-Result compilePlainKernel(Context context, const std::string& customSource, uint32_t halo,
+// A module of vkspd_plain.comp by its build-time switches: the reduction (VKSPD_REDUCTION), FP16
+// or FP32, the plain-chain kernel (halo 0), the halo-stage kernel (VKSPD_HALO 1, or 2 for its
+// odd-base module) or the summed-levels kernel (sums: VKSPD_SUMS), with quad operations or
+// without (VKSPD_QUAD: the LDS path), with relative subgroup shuffles or without
+// (VKSPD_SHUFFLE_RELATIVE, the odd-base module's).
+struct PlainModule {
+    uint32_t reduction = 0;
+    bool fp16 = false;
+    uint32_t halo = 0;
+    bool sums = false;
+    bool quad = true;
+    bool shuffleRelative = true;
+    uint32_t key() const {
+        return reduction | uint32_t(fp16) << 3 | halo << 4 | uint32_t(sums) << 6 | uint32_t(quad) << 7 |
+               uint32_t(shuffleRelative) << 8;
+    }
+};
+// Compiles `module` at run time (shaderc), with `customSource` for VKSPD_REDUCTION_CUSTOM (whose
+// variants are FP32). Fails where the library has no shaderc.
+Result compilePlainKernel(Context context, const std::string* customSource, const PlainModule& module,
                           std::vector<uint32_t>* words);
 // Destroys a custom reduction's pipelines: its general-kernel ones, its plain and halo kernels' and
 // its entries of rangedPipelines (src/custom.cpp). The caller holds pipelineMutex, or is the
@@ -253,7 +273,7 @@ Result getPlainPipeline(Context context, uint32_t reduction, bool fp16, VkPipeli
                         bool halfDenormals = true, bool srgb = false, bool copyBase = false,
                         bool halo = false, bool finiteValues = false, uint32_t channels = 4,
                         bool linearFetch = false, bool oddBase = false, bool sums = false,
-                        CustomReduction custom = nullptr, bool gatherFetch = false);
+                        CustomReduction custom = nullptr, bool gatherFetch = false, bool quad = true);
 // A pipeline from SPIR-V with the Context's layout and flags, or with `layout` and `flags` where
 // given (layout non-null); `specialization` as in VkPipelineShaderStageCreateInfo.
 Result createComputePipeline(Context context, const uint32_t* words, size_t bytes, VkPipeline* pipeline,

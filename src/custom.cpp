@@ -116,14 +116,21 @@ Result compileSinglePass(Context, const std::string* customSource, uint32_t redu
                          words);
 }
 
-Result compilePlainKernel(Context, const std::string& customSource, uint32_t halo, std::vector<uint32_t>* words) {
-    return compileKernel(embeddedPlainText(), "vkspd_plain.comp", customSource,
-                         halo ? "the custom reduction's halo-stage kernel" : "the custom reduction's plain-chain kernel",
-                         true,
-                         {{"VKSPD_FP16", "0"},
-                          {"VKSPD_QUAD", "1"},
-                          {"VKSPD_REDUCTION", std::to_string(VKSPD_REDUCTION_CUSTOM)},
-                          {"VKSPD_HALO", std::to_string(halo)}},
+Result compilePlainKernel(Context, const std::string* customSource, const PlainModule& m,
+                          std::vector<uint32_t>* words) {
+    const std::string noSource;
+    const bool custom = m.reduction == VKSPD_REDUCTION_CUSTOM;
+    const std::string kernel = m.sums ? "summed-levels kernel" : m.halo ? "halo-stage kernel" : "plain-chain kernel";
+    const std::string who = (custom ? "the custom reduction's " : "the ") + kernel +
+                            (!m.quad ? " without quad operations" : !m.shuffleRelative ? " without relative shuffles" : "");
+    return compileKernel(embeddedPlainText(), "vkspd_plain.comp", customSource ? *customSource : noSource, who.c_str(),
+                         custom,
+                         {{"VKSPD_FP16", m.fp16 ? "1" : "0"},
+                          {"VKSPD_QUAD", m.quad ? "1" : "0"},
+                          {"VKSPD_REDUCTION", std::to_string(m.reduction)},
+                          {"VKSPD_HALO", std::to_string(m.halo)},
+                          {"VKSPD_SUMS", m.sums ? "1" : "0"},
+                          {"VKSPD_SHUFFLE_RELATIVE", m.shuffleRelative ? "1" : "0"}},
                          words);
 }
 
@@ -133,7 +140,7 @@ Result compileSinglePass(Context, const std::string*, uint32_t, bool, bool, uint
     return fail(VK_ERROR_FEATURE_NOT_PRESENT, "this vkspd was built without shaderc (VKSPD_WITH_SHADERC)");
 }
 
-Result compilePlainKernel(Context, const std::string&, uint32_t, std::vector<uint32_t>*) {
+Result compilePlainKernel(Context, const std::string*, const PlainModule&, std::vector<uint32_t>*) {
     return fail(VK_ERROR_FEATURE_NOT_PRESENT, "this vkspd was built without shaderc (VKSPD_WITH_SHADERC)");
 }
 

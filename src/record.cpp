@@ -176,16 +176,18 @@ std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
 }
 
 // Kernel::HaloStages only where its planner found stages (Plan::halo), the quad path (its prefix
-// is the plain kernel's), relative subgroup shuffles for an odd base and no group-ID tiling (a
-// custom reduction runs on its FP32 variant, compiled on first use). Empty when allowed.
+// is the plain kernel's), for an odd base relative subgroup shuffles or the run-time compiler
+// (which builds the odd-base module without them on first use), and no group-ID tiling (a custom
+// reduction runs on its FP32 variant, compiled on first use). Empty when allowed.
 std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.halo.stageCount) return std::string("the mip range does not suit it: ") + req.plan.halo.refusal;
     if (req.plan.halo.oddBase && req.linearFetch)
         return "the base or its level 1 has an odd side, which it reads texel by texel, not through "
                "Fetch::LinearSampler";
-    if (req.plan.halo.oddBase && !req.shuffleRelative)
+    if (req.plan.halo.oddBase && !req.shuffleRelative && !runtimeCompilerAvailable())
         return "the base or its level 1 has an odd side, which it reads with relative subgroup shuffles "
-               "(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT), which this device lacks";
+               "(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT), which this device lacks, and this vkspd was built "
+               "without shaderc, which compiles the kernel without them";
     if (req.hasSource && req.linearFetch)
         return "it copies a MipGenInfo::source from the texels it loads, not through Fetch::LinearSampler";
     // Measured on an H200: RGBA16F 1280x720 and 3840x2160 through the FP32 path and the linear

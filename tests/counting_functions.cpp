@@ -13,6 +13,28 @@ PFN_vkGetDeviceProcAddr gRealDevice = nullptr;
 
 enum class Kind { Command, Create, CreateMany, Destroy, Other };
 
+std::atomic<VkSubgroupFeatureFlags> gHiddenSubgroupOperations{0};
+
+// Counts (CallCounts::hiddenSubgroupModules) a module that declares the SPIR-V capability of a
+// subgroup operation hideSubgroupOperations hides: GroupNonUniform (61) for the basic bit, then
+// one capability per bit in VkSubgroupFeatureFlagBits' order, up to GroupNonUniformQuad (68).
+void noteHiddenCapabilities(const VkShaderModuleCreateInfo* info) {
+    const VkSubgroupFeatureFlags hidden = gHiddenSubgroupOperations;
+    if (!hidden || !info || !info->pCode) return;
+    constexpr uint32_t kOpCapability = 17, kFirst = 61, kLast = 68;
+    const uint32_t* w = info->pCode;
+    for (size_t i = 5, n = info->codeSize / 4; i < n;) {
+        const uint32_t count = w[i] >> 16;
+        if (count == 0) return;
+        if ((w[i] & 0xffffu) == kOpCapability && count == 2 && w[i + 1] >= kFirst && w[i + 1] <= kLast &&
+            (hidden & (1u << (w[i + 1] - kFirst))) != 0) {
+            callCounts().hiddenSubgroupModules++;
+            return;
+        }
+        i += count;
+    }
+}
+
 // One wrapper per (function type, name): counts, then forwards to the real pointer.
 template <typename Pfn, Kind K, int Id>
 struct Wrap;
@@ -29,6 +51,8 @@ struct Wrap<R(VKAPI_PTR*)(Args...), K, Id> {
             static_assert(std::is_same_v<R, VkResult>);
             const uint64_t n = ++c.attempts;
             if (c.failAt && n == c.failAt) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+            if constexpr (std::is_same_v<Pfn, PFN_vkCreateShaderModule>)
+                noteHiddenCapabilities(std::get<1>(std::make_tuple(args...)));
             R r = real(args...);
             if (r == VK_SUCCESS) {
                 if constexpr (K == Kind::CreateMany) {
@@ -136,7 +160,6 @@ std::vector<VkBuffer> takePushedCounterBuffers() {
 void setRealGetInstanceProcAddr(PFN_vkGetInstanceProcAddr real) { gRealInstance = real; }
 
 namespace {
-std::atomic<VkSubgroupFeatureFlags> gHiddenSubgroupOperations{0};
 PFN_vkGetPhysicalDeviceProperties2 gRealProperties2 = nullptr;
 
 VKAPI_ATTR void VKAPI_CALL hidingGetPhysicalDeviceProperties2(VkPhysicalDevice device,

@@ -18,6 +18,9 @@ struct CallCounts {
     std::atomic<uint64_t> creates{0};    // successful vkCreate* / vkAllocate* (objects made)
     std::atomic<uint64_t> destroys{0};   // vkDestroy* / vkFree* on a non-null handle
     std::atomic<uint64_t> attempts{0};   // vkCreate* / vkAllocate* calls, failed ones included
+    // vkCreateShaderModule calls whose module declares the capability of a subgroup operation
+    // hideSubgroupOperations hides: a module the device it describes could not run.
+    std::atomic<uint64_t> hiddenSubgroupModules{0};
     // When non-zero, the create or allocate call with this 1-based attempt number returns
     // VK_ERROR_OUT_OF_DEVICE_MEMORY without reaching the driver.
     std::atomic<uint64_t> failAt{0};
@@ -26,6 +29,7 @@ struct CallCounts {
         creates = 0;
         destroys = 0;
         attempts = 0;
+        hiddenSubgroupModules = 0;
         failAt = 0;
     }
     int64_t live() const { return int64_t(creates.load()) - int64_t(destroys.load()); }
@@ -36,7 +40,8 @@ CallCounts& callCounts();
 
 // Subgroup operations the layer's vkGetPhysicalDeviceProperties2 leaves out of
 // VkPhysicalDeviceSubgroupProperties::supportedOperations from now on (0: none), so a test can
-// see the library on a device without them. Process-wide: reset it to 0 when done.
+// see the library on a device without them; shader modules that declare one of them are counted
+// (CallCounts::hiddenSubgroupModules). Process-wide: reset it to 0 when done.
 void hideSubgroupOperations(VkSubgroupFeatureFlags operations);
 
 // The buffers vkCmdPushDescriptorSetKHR bound as the counters (binding 2, VKSPD_BINDING_COUNTERS)

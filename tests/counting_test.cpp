@@ -339,49 +339,87 @@ TEST_F(CountingTest, RingSlotsGoInTurnOverCalls) {
     h->destroyImage(img);
 }
 
-// The odd-base module of the halo-stage kernel takes a base row's third tap from the next lane:
-// on a device without relative subgroup shuffles (hidden by the counting layer) Kernel::HaloStages
-// refuses an odd base, naming the feature, and Auto runs it on the general kernel, exactly; a
-// plain prefix (no shuffle) still takes the halo stages.
-TEST_F(CountingTest, OddBasesWithoutRelativeShufflesTakeTheGeneralKernel) {
+// A device without relative subgroup shuffles (hidden by the counting functions) runs odd bases on
+// the halo-stage kernel all the same: its odd-base module compiled at run time without them
+// (EmbeddedSpirv.OddBaseModuleCompilesWithoutRelativeShuffles), asked for or under Kernel::Auto,
+// with the texels of the reference: RGBA8, and RGBA16F, whose module takes a row's third tap from
+// the next lane where the device has the shuffles; a custom reduction too. The plain prefix's
+// module needs none.
+TEST_F(CountingTest, OddBasesWithoutRelativeShufflesTakeAModuleWithoutThem) {
     if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
-    hideSubgroupOperations(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT);
+    // Hidden for the whole test: every module the context creates is checked for the capability.
+    struct Hidden {
+        Hidden() { hideSubgroupOperations(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT); }
+        ~Hidden() { hideSubgroupOperations(0); }
+    } hidden;
+    callCounts().reset();
     vkspd::Context c = nullptr;
     const vkspd::Result created = vkspd::createContext(info, &c);
-    hideSubgroupOperations(0);
     ASSERT_TRUE(created.ok()) << created.message;
-    TestImage img = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 255, 131, vkspd::fullMipCount(255, 131), kChainUsage);
-    const std::vector<uint8_t> texels = randomTexels(img.format, 255, 131, 11);
-    h->upload(img, texels.data());
-    vkspd::MipGenInfo mip = chainInfo(img);
-    vkspd::Tuning tuning;
-    tuning.kernel = vkspd::Kernel::HaloStages;
-    mip.tuning = &tuning;
-    Described d;
-    vkspd::Result r = describe(c, mip, &d);
-    EXPECT_FALSE(r.ok());
-    EXPECT_NE(r.message.find("reads with relative subgroup shuffles (VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT), "
-                             "which this device lacks"),
-              std::string::npos)
-        << r.message;
-    tuning.kernel = vkspd::Kernel::Auto;
-    ASSERT_TRUE(describe(c, mip, &d).ok());
-    EXPECT_FALSE(d.haloStages);
-    EXPECT_FALSE(d.plainChain);
-    h->submit([&](VkCommandBuffer cmd) { EXPECT_TRUE(vkspd::generateMips(c, cmd, mip).ok()); });
-    expectChainMatches(img, h->readLevels(img), 0, img.levels, 0, 1, vkspd::toleranceFor(img.format, d.fp16),
-                       "RGBA8 255x131 without relative shuffles");
+    // An average written as a custom reduction: the reference's texels, on the FP32 variant.
+    vkspd::CustomReduction average = nullptr;
+    const vkspd::Result madeCustom = vkspd::createCustomReduction(c, R"(
+vec4 vkspdIdentity() { return vec4(0.0); }
+vec4 vkspdAccumulate(vec4 acc, vec4 v, float w) { return acc + w * v; }
+vec4 vkspdCombine(vec4 a, vec4 b) { return a + b; }
+)", &average);
+    if (!madeCustom.ok() && madeCustom.message.find("without shaderc") != std::string::npos) {
+        vkspd::destroyContext(c);
+        GTEST_SKIP() << "built without shaderc, which compiles the module without relative shuffles";
+    }
+    ASSERT_TRUE(madeCustom.ok()) << madeCustom.message;
+    struct Case {
+        VkFormat format;
+        vkspd::Kernel kernel;
+        bool custom;
+        const char* what;
+    };
+    const Case cases[] = {
+        {VK_FORMAT_R8G8B8A8_UNORM, vkspd::Kernel::HaloStages, false, "RGBA8, HaloStages"},
+        {VK_FORMAT_R8G8B8A8_UNORM, vkspd::Kernel::Auto, false, "RGBA8, Auto"},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, vkspd::Kernel::HaloStages, false, "RGBA16F, HaloStages"},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, vkspd::Kernel::Auto, false, "RGBA16F, Auto"},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, vkspd::Kernel::HaloStages, true, "RGBA16F averaged by a custom reduction"},
+    };
+    for (const Case& k : cases) {
+        TestImage img = h->createImage(k.format, 255, 131, vkspd::fullMipCount(255, 131), kChainUsage);
+        const std::vector<uint8_t> texels = randomTexels(img.format, 255, 131, 11);
+        h->upload(img, texels.data());
+        vkspd::MipGenInfo mip = chainInfo(img);
+        vkspd::Tuning tuning;
+        tuning.kernel = k.kernel;
+        mip.tuning = &tuning;
+        if (k.custom) {
+            mip.reduction = vkspd::Reduction::Custom;
+            mip.customReduction = average;
+        }
+        Described d;
+        const vkspd::Result r = describe(c, mip, &d);
+        ASSERT_TRUE(r.ok()) << k.what << ": " << r.message;
+        EXPECT_TRUE(d.haloStages) << k.what;
+        EXPECT_TRUE(d.oddBaseStage) << k.what;
+        h->submit([&](VkCommandBuffer cmd) {
+            const vkspd::Result g = vkspd::generateMips(c, cmd, mip);
+            EXPECT_TRUE(g.ok()) << k.what << ": " << g.message;
+        });
+        expectChainMatches(img, h->readLevels(img), 0, img.levels, 0, 1, vkspd::toleranceFor(img.format, d.fp16),
+                           std::string(k.what) + " 255x131 without relative shuffles");
+        vkspd::forgetImage(c, img.image);
+        h->destroyImage(img);
+    }
+    vkspd::destroyCustomReduction(c, average);
     // The same context on the odd-base module's counterpart, a plain prefix of two levels (RGBA16F,
     // whose averages the summed-levels kernel, which Auto takes for RGBA8 there, does not sum).
     TestImage prefix =
         h->createImage(VK_FORMAT_R16G16B16A16_SFLOAT, 260, 132, vkspd::fullMipCount(260, 132), kChainUsage);
     vkspd::MipGenInfo prefixMip = chainInfo(prefix);
+    Described d;
     ASSERT_TRUE(describe(c, prefixMip, &d).ok());
     EXPECT_TRUE(d.haloStages);
     EXPECT_FALSE(d.oddBaseStage);
-    vkspd::forgetImage(c, img.image);
     vkspd::forgetImage(c, prefix.image);
-    vkspd::destroyContext(c);
-    h->destroyImage(img);
     h->destroyImage(prefix);
+    vkspd::destroyContext(c);
+    EXPECT_EQ(callCounts().hiddenSubgroupModules.load(), 0u)
+        << "a module declared relative shuffles, which the device (as the context saw it) lacks";
 }

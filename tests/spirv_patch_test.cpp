@@ -327,3 +327,31 @@ TEST(EmbeddedSpirv, SpecializationConstantsAreDeclared) {
             << m.name << ": SpecId " << wanted << " is not a boolean spec constant";
     }
 }
+
+// On a device without relative subgroup shuffles the odd-base module is compiled at run time with
+// VKSPD_SHUFFLE_RELATIVE 0: it must not declare the capability (the device could not create it),
+// where the embedded one does, and it must be valid SPIR-V for Vulkan 1.2.
+TEST(EmbeddedSpirv, OddBaseModuleCompilesWithoutRelativeShuffles) {
+    if (!vkspd::runtimeCompilerAvailable()) GTEST_SKIP() << "built without shaderc";
+    constexpr uint32_t kCapGroupNonUniformShuffleRelative = 66;
+    auto shuffles = [&](const std::vector<uint32_t>& w) {
+        int n = 0;
+        forEachInstruction(w, [&](uint32_t op, uint32_t, const uint32_t* ins) {
+            if (op == kOpCapability && ins[1] == kCapGroupNonUniformShuffleRelative) ++n;
+        });
+        return n;
+    };
+    EXPECT_EQ(shuffles(words(vkspd::embeddedPlainSpirv(0, true, true, true))), 1) << "the embedded odd-base module";
+    for (int fp16 = 0; fp16 < 2; ++fp16) {
+        std::vector<uint32_t> w;
+        vkspd::PlainModule module;
+        module.fp16 = fp16 != 0;
+        module.halo = 2;
+        module.shuffleRelative = false;
+        const vkspd::Result r = vkspd::compilePlainKernel(nullptr, nullptr, module, &w);
+        ASSERT_TRUE(r.ok()) << r.message;
+        EXPECT_EQ(shuffles(w), 0) << (fp16 ? "FP16" : "FP32");
+        const int status = spirvVal(w, "vulkan1.2", fp16 ? "odd_unshuffled_fp16" : "odd_unshuffled_fp32");
+        if (status != -1) EXPECT_EQ(status, 0) << "spirv-val rejects the odd-base module without shuffles";
+    }
+}

@@ -146,7 +146,8 @@ struct OccupancyQueryInfo {
     bool gatherFetch = false;
     /// The halo-stage records' stage 0: true for the pipelines whose stage 0 reads tiles of the
     /// base with a halo (generateMips takes them where the base or its level 1 has an odd side;
-    /// they load texels, so with linearFetch their records are not made), false for those with a
+    /// they load texels, so with linearFetch their records are not made, nor on a device without
+    /// relative subgroup shuffles, which runs a module compiled at run time), false for those with a
     /// plain prefix.
     bool oddBase = false;
     /// The halo-stage records: true for the pipelines made for normalized values (the flavour

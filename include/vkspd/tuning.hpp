@@ -44,8 +44,9 @@ enum class Kernel {
                  ///< inputs (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant,
                  ///< compiled with the reduction on first use (seconds). Needs the quad path,
                  ///< groupColumns 0, at most 5 stages, a SourceImage only with Fetch::Load or
-                 ///< Auto, on an odd base relative subgroup shuffles
-                 ///< (VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) and no Fetch::LinearSampler, and
+                 ///< Auto, on an odd base no Fetch::LinearSampler and relative subgroup shuffles
+                 ///< (VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) or shaderc (without them its
+                 ///< odd-base module is compiled at run time on first use, seconds), and
                  ///< Fetch::LinearSampler on the FP32 path only for 8-bit UNORM and SNORM formats
                  ///< (Fetch::Auto loads where the sampler is refused); elsewhere an error naming the rule
                  ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
