@@ -83,7 +83,9 @@ const char* kUsageText =
     "channels, within 1e-3 (fetch, gather) or 2e-2 (linear), status 'ok (reads)';\n"
     "every format but the Hi-Z row, linear where the format can be filtered linearly), blit\n"
     "chain, dispatch per level, vkspd default (every option Auto:\n"
-    "what generateMips picks on this device), and the general kernel (Kernel::General): vkspd\n"
+    "what generateMips picks on this device), vkspd lds (the same on the LDS-only path,\n"
+    "SubgroupPath::LdsOnly: what a device without quad operations gets; its modules are\n"
+    "compiled at run time), and the general kernel (Kernel::General): vkspd\n"
     "fp16|fp32 quad|lds (Fetch::Load) and, on the fp16 (else fp32) quad variant, the tuning\n"
     "options 'linear' (Fetch::LinearSampler, where the format allows it) and 'cols N' (group-ID\n"
     "tiling in strips of N tiles). Where the chain is plain (every level a 2x2 reduction), the\n"
@@ -1417,9 +1419,11 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
             methods.push_back(m);
         }
     }
-    // What generateMips does with every option left at Auto (the library's pick per vendor).
-    {
-        Method def{"vkspd default", Method::SinglePass};
+    // What generateMips does with every option left at Auto (the library's pick per vendor), and
+    // the same on the LDS-only path ("vkspd lds": a device without quad operations).
+    auto autoMethod = [&](const char* name, vkspd::SubgroupPath path) {
+        Method def{name, Method::SinglePass};
+        def.path = path;
         def.fetch = vkspd::Fetch::Auto;
         def.tuning.kernel = vkspd::Kernel::Auto;
         vkspd::DispatchDescription d;
@@ -1449,7 +1453,9 @@ std::vector<Method> methodsFor(const Bench& b, const Lists& lists, const Subject
                         ")";
         }
         methods.push_back(def);
-    }
+    };
+    autoMethod("vkspd default", vkspd::SubgroupPath::Auto);
+    autoMethod("vkspd lds", vkspd::SubgroupPath::LdsOnly);
     // The tuning options on the FP16 quad variant where it runs, else FP32 quad.
     const bool fp16 = fi.fp16Capable && g.fp16 && !s.row->custom;
     const Method tuned{std::string("vkspd ") + (fp16 ? "fp16" : "fp32") + " quad", Method::SinglePass,

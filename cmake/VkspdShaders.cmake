@@ -120,9 +120,11 @@ foreach(stage vert frag)
   list(APPEND VKSPD_SHADER_OUTPUTS ${out})
 endforeach()
 
-# GLSL text for shaderc: the compute shader and the files it includes, and the plain-chain and
-# halo-stage kernels' (custom reductions on the halo-stage kernel), as NAME.text.inc.
-foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON} ${VKSPD_PLAIN_SOURCE})
+# GLSL text for shaderc: the compute shader and the files it includes, and the plain-chain,
+# halo-stage and summed-levels kernels' (custom reductions, the LDS-only path, the odd-base module
+# without relative shuffles), as NAME.text.inc.
+foreach(src ${VKSPD_SHADER_SOURCE} ${VKSPD_SHADER_SHARED} ${VKSPD_SHADER_COMMON} ${VKSPD_PLAIN_SOURCE}
+        ${PROJECT_SOURCE_DIR}/shaders/vkspd_sums.glsl)
   get_filename_component(fname ${src} NAME)
   if(src STREQUAL VKSPD_PLAIN_SOURCE)
     set(fname vkspd_plain.comp)  # the name the library includes, whatever VKSPD_PLAIN_SHADER names

@@ -374,7 +374,6 @@ vec4 sourceTexel(ivec2 p) {
 #endif
 }
 
-#if VKSPD_QUAD
 // Morton-like order of the talk: each quad of lanes covers a 2x2 block, each 64 lanes an 8x8
 // block, and the four 64-lane blocks tile 16x16. The index comes from the subgroup so quads are
 // real quads at any subgroup size.
@@ -385,6 +384,8 @@ ivec2 mortonPosition(uint i) {
     uint block = i >> 6u;
     return ivec2(int(x + 8u * (block & 1u)), int(y + 8u * (block >> 1u)));
 }
+
+#if VKSPD_QUAD
 
 #if VKSPD_FP16
 uvec2 packValue(VEC v) { return uvec2(packFloat2x16(v.xy), packFloat2x16(v.zw)); }

@@ -29,7 +29,9 @@
 // Where there is a later stage, the first group of each layer runs the later stages' code once
 // before its own tiles, with nothing stored (the warm-up in main).
 //
-// Build-time switches as vkspd.comp: VKSPD_FP16, VKSPD_QUAD (must be 1), VKSPD_REDUCTION
+// Build-time switches as vkspd.comp: VKSPD_FP16, VKSPD_QUAD (1: the quads' exchanges by quad
+// subgroup operations; 0, the LDS-only path, compiled at run time: through shared memory, the
+// quad's first lane reducing its four texels), VKSPD_REDUCTION
 // (VKSPD_REDUCTION_CUSTOM only for the FP32 variants of the plain-chain and halo-stage kernels,
 // compiled at run time with the caller's reduction: src/custom.cpp). The sRGB encoding of the stores is a specialization constant
 // (VKSPD_SPEC_SRGB, vkspd_common.glsl), not the push constants' VKSPD_FLAG_SRGB. VKSPD_HALO: 0 the
@@ -39,9 +41,6 @@
 // needs no relative subgroup shuffles (compiled at run time for devices without them).
 #if !defined(VKSPD_FP16) || !defined(VKSPD_QUAD) || !defined(VKSPD_REDUCTION)
 #error "Missing required macro VKSPD_FP16, VKSPD_QUAD or VKSPD_REDUCTION"
-#endif
-#if !VKSPD_QUAD
-#error "vkspd_plain.comp needs quad subgroup operations (VKSPD_QUAD=1)"
 #endif
 #ifndef VKSPD_HALO
 #define VKSPD_HALO 0
@@ -55,7 +54,9 @@
 
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
+#if VKSPD_QUAD
 #extension GL_KHR_shader_subgroup_quad : require
+#endif
 #extension GL_GOOGLE_include_directive : require
 #extension GL_EXT_control_flow_attributes : require
 #ifndef VKSPD_SHUFFLE_RELATIVE
@@ -278,7 +279,21 @@ void stepLevels(int stage, int levels, ivec2 tile, ivec2 m, int j, vec4 v, int p
     ivec2 p1 = levelOneTexel(m, j);
     STORE_LEVEL(stage, 1, tile * 32 + p1, v);
     if (levels < 2) return;
+#if VKSPD_QUAD
     VEC r = quadReducePairs(VEC(v), levelExtent(base + 1));
+#else
+    // Without quad operations (VKSPD_QUAD 0): the quad's four texels pass through the other
+    // parity's level 2, which no lane reads during this tile's steps once the first barrier has
+    // let the tile before finish its tailLevels; the quad's first lane reduces them.
+    uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
+    barrier();
+    LEVEL2(parity ^ 1, lane) = LIVE_CHANNELS(VEC(v));
+    barrier();
+    VEC r = VEC(0.0);
+    if ((lane & 3u) == 0u)
+        r = reduce2x2(LEVEL2(parity ^ 1, lane), LEVEL2(parity ^ 1, lane + 1u), LEVEL2(parity ^ 1, lane + 2u),
+                      LEVEL2(parity ^ 1, lane + 3u), levelExtent(base + 1));
+#endif
     if (((m.x | m.y) & 1) == 0) {
         ivec2 p2 = p1 >> 1;
         // With level 3 after it, level 2 goes to shared memory only: tailLevels stores it.
@@ -311,7 +326,22 @@ void tailLevels(int stage, int levels, ivec2 tile, uint lane, int parity, bool q
                        LEVEL2(parity, i + 17), levelExtent(base + 2));
     STORE_LEVEL(stage, 3, tile * 8 + p3, vec4(v3));
     if (levels < 4) return;
+#if VKSPD_QUAD
     VEC v4 = quadReducePairs(v3, levelExtent(base + 3));
+#else
+    // The quad's first lane makes its three neighbours' level-3 texels as they do.
+    VEC v4 = v3;
+    if ((lane & 3u) == 0u) {
+        VEC n[3];
+        [[unroll]] for (int k = 1; k < 4; ++k) {
+            ivec2 q3 = p3 + blockOffset(k);
+            int at = 32 * q3.y + 2 * q3.x;
+            n[k - 1] = reduce2x2(LEVEL2(parity, at), LEVEL2(parity, at + 1), LEVEL2(parity, at + 16),
+                                 LEVEL2(parity, at + 17), levelExtent(base + 2));
+        }
+        v4 = reduce2x2(v3, n[0], n[1], n[2], levelExtent(base + 3));
+    }
+#endif
     if ((lane & 3u) == 0u) {
         ivec2 p4 = p3 >> 1;
         STORE_LEVEL(stage, 4, tile * 4 + p4, vec4(v4));
@@ -338,7 +368,22 @@ void levelsFiveSix(int stage, int levels, ivec2 tile, uint lane, int parity, boo
                        LEVEL4(parity, i + 5), levelExtent(base + 4));
     STORE_LEVEL(stage, 5, tile * 2 + p, vec4(v5));
     if (levels < 6) return;
+#if VKSPD_QUAD
     vec4 v6 = vec4(quadReducePairs(v5, levelExtent(base + 5)));
+#else
+    // Lane kKeeper makes the other three level-5 texels as their lanes do.
+    vec4 v6 = vec4(v5);
+    if (lane == kKeeper) {
+        VEC n[3];
+        [[unroll]] for (int k = 1; k < 4; ++k) {
+            ivec2 q = blockOffset(k);
+            int at = 8 * q.y + 2 * q.x;
+            n[k - 1] = reduce2x2(LEVEL4(parity, at), LEVEL4(parity, at + 1), LEVEL4(parity, at + 4),
+                                 LEVEL4(parity, at + 5), levelExtent(base + 4));
+        }
+        v6 = vec4(reduce2x2(v5, n[0], n[1], n[2], levelExtent(base + 5)));
+    }
+#endif
     if (lane != kKeeper || !all(lessThan(tile, ivec2(levelExtent(base + 6))))) return;
     STORE_LEVEL(stage, 6, tile, v6);
     if (keep) storeData(keptTexel(kept, base + 6, tile), v6);
@@ -522,7 +567,27 @@ void main() {
                             v5 = VEC(loadKept(keptTexel(kept5, base + 5, min(g5, ivec2(extent5) - 1))));
                     }
                     if (lane >= kKeeper) {
+#if VKSPD_QUAD
                         vec4 v6 = vec4(quadReducePairs(v5, extent5));
+#else
+                        // Lane kKeeper makes the other three level-5 texels as their lanes do:
+                        // loaded where they were kept, else from sLevel4 (the one quadrant's).
+                        vec4 v6 = vec4(v5);
+                        if (lane == kKeeper) {
+                            VEC n[3];
+                            [[unroll]] for (int k = 1; k < 4; ++k) {
+                                ivec2 h5 = tile * 2 + blockOffset(k);
+                                int at = 8 * (h5.y & 1) + 2 * (h5.x & 1);
+                                n[k - 1] = (warmUp || quadrants > 1u)
+                                               ? VEC(loadKept(keptTexel(warmUp ? pc.dataPerLayer - extent5.x * extent5.y
+                                                                               : pc.stage[stage].records,
+                                                                        base + 5, min(h5, ivec2(extent5) - 1))))
+                                               : reduce2x2(LEVEL4(0, at), LEVEL4(0, at + 1), LEVEL4(0, at + 4),
+                                                           LEVEL4(0, at + 5), levelExtent(base + 4));
+                            }
+                            v6 = vec4(reduce2x2(v5, n[0], n[1], n[2], extent5));
+                        }
+#endif
                         if (lane == kKeeper && all(lessThan(tile, ivec2(levelExtent(base + 6))))) {
                             STORE_LEVEL(stage, 6, tile, v6);
                             if (more) storeData(keptTexel(pc.stage[stage].kept, base + 6, tile), v6);

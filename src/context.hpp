@@ -40,6 +40,7 @@ SpirvBlob embeddedDebugSpirv(bool fp16, bool quad, bool smBuiltins);  // debug.h
 const char* embeddedComputeText();             // shaders/vkspd.comp, for shaderc
 const char* embeddedPlainText();               // shaders/vkspd_plain.comp, for shaderc
 const char* embeddedSharedText();              // shaders/vkspd_shared.h
+const char* embeddedSumsText();                // shaders/vkspd_sums.glsl
 const char* embeddedCommonText();              // shaders/vkspd_common.glsl
 
 struct OwnedBuffer {

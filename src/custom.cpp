@@ -21,9 +21,10 @@ namespace {
 constexpr const char* kCustomInclude = "vkspd_custom_reduction.glsl";
 constexpr const char* kSharedInclude = "vkspd_shared.h";
 constexpr const char* kCommonInclude = "vkspd_common.glsl";
+constexpr const char* kSumsInclude = "vkspd_sums.glsl";
 
-// The files the shader includes: the shared header, the kernels' common declarations, and the
-// caller's reduction.
+// The files the shaders include: the shared header, the kernels' common declarations, the
+// summed-levels kernel's phase, and the caller's reduction.
 struct IncludeContext {
     const std::string* userSource;
 };
@@ -47,10 +48,15 @@ shaderc_include_result* resolveInclude(void* userData, const char* requested, in
         result->source_name_length = std::strlen(kCommonInclude);
         result->content = embeddedCommonText();
         result->content_length = std::strlen(embeddedCommonText());
+    } else if (std::strcmp(requested, kSumsInclude) == 0) {
+        result->source_name = kSumsInclude;
+        result->source_name_length = std::strlen(kSumsInclude);
+        result->content = embeddedSumsText();
+        result->content_length = std::strlen(embeddedSumsText());
     } else {
         // An empty name tells shaderc the include failed; content is the message.
         static const char kMessage[] =
-            "only vkspd_shared.h, vkspd_common.glsl and the custom reduction can be included";
+            "only vkspd_shared.h, vkspd_common.glsl, vkspd_sums.glsl and the custom reduction can be included";
         result->source_name = "";
         result->source_name_length = 0;
         result->content = kMessage;

@@ -192,6 +192,9 @@ const char kSharedText[] =
 const char kCommonText[] =
 #include "vkspd_common.glsl.text.inc"
     ;
+const char kSumsText[] =
+#include "vkspd_sums.glsl.text.inc"
+    ;
 
 #define BLOB(a) SpirvBlob{a, sizeof(a)}
 // [reduction][fp16][quad]
@@ -260,5 +263,6 @@ const char* embeddedComputeText() { return kComputeText; }
 const char* embeddedPlainText() { return kPlainText; }
 const char* embeddedSharedText() { return kSharedText; }
 const char* embeddedCommonText() { return kCommonText; }
+const char* embeddedSumsText() { return kSumsText; }
 
 }  // namespace vkspd

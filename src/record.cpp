@@ -159,24 +159,34 @@ Result checkFetch(Context c, const MipGenInfo& info, Request* req) {
     return r;
 }
 
+// The plain-chain, halo-stage and summed-levels kernels' modules for the LDS-only path (no quad
+// operations) are compiled at run time: refused where the library has no shaderc. Empty when
+// allowed.
+std::string ldsPathRefusal(const Request& req) {
+    if (req.quad || runtimeCompilerAvailable()) return {};
+    return "on the LDS-only path (SubgroupPath::LdsOnly, or Auto on a device without quad operations) its module "
+           "is compiled at run time, and this vkspd was built without shaderc";
+}
+
 // Kernel::PlainChain only where shaders/vkspd_plain.comp computes the request: a plain chain
-// (Plan::plain), the quad path, no SourceImage read through the linear sampler (it copies a
-// source into the base level from the texels it loads) and no group-ID tiling (only the general
-// kernel walks strips); a custom reduction runs on its FP32 variant, compiled on first use.
+// (Plan::plain), the quad path or its LDS-only module (ldsPathRefusal), no SourceImage read
+// through the linear sampler (it copies a source into the base level from the texels it loads)
+// and no group-ID tiling (only the general kernel walks strips); a custom reduction runs on its
+// FP32 variant, compiled on first use.
 // Called on the single pass once req->quad, req->linearFetch and req->groupColumns are known.
 // Empty when allowed, else why not.
 std::string plainKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.plain)
         return "the mip range is not a plain chain: some level it reads has an odd extent (other than 1)";
-    if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
+    if (std::string why = ldsPathRefusal(req); !why.empty()) return why;
     if (req.hasSource && req.linearFetch)
         return "it copies a MipGenInfo::source from the texels it loads, not through Fetch::LinearSampler";
     if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
     return {};
 }
 
-// Kernel::HaloStages only where its planner found stages (Plan::halo), the quad path (its prefix
-// is the plain kernel's), for an odd base relative subgroup shuffles or the run-time compiler
+// Kernel::HaloStages only where its planner found stages (Plan::halo), the quad path or its
+// LDS-only module (ldsPathRefusal), for an odd base relative subgroup shuffles or the run-time compiler
 // (which builds the odd-base module without them on first use), and no group-ID tiling (a custom
 // reduction runs on its FP32 variant, compiled on first use). Empty when allowed.
 std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
@@ -196,7 +206,7 @@ std::string haloKernelRefusal(const Tuning& tuning, const Request& req) {
         req.decision.format.encoding != ChannelEncoding::Snorm8)
         return "with Fetch::LinearSampler on the FP32 path it takes 8-bit UNORM and SNORM formats only "
                "(a bilinear sample is not exact enough for the FP32 path's tolerance of the others)";
-    if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
+    if (std::string why = ldsPathRefusal(req); !why.empty()) return why;
     if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
     return {};
 }
@@ -213,8 +223,8 @@ bool unitValues(const Request& req) {
 
 // Kernel::SummedLevels only where its planner found a plain prefix with later levels (Plan::sums),
 // a built-in reduction, for the average values in [0, 1] (its sums are fixed-point fractions of 1)
-// read from the image itself, the quad path (its prefix is the plain kernel's) and no group-ID
-// tiling. (A SourceImage is read through loads: the linear sampler takes the average only.) Empty
+// read from the image itself, the quad path or its LDS-only module (ldsPathRefusal) and no
+// group-ID tiling. (A SourceImage is read through loads: the linear sampler takes the average only.) Empty
 // when allowed.
 std::string sumsKernelRefusal(const Tuning& tuning, const Request& req) {
     if (!req.plan.sums.prefix) return std::string("the mip range does not suit it: ") + req.plan.sums.refusal;
@@ -224,7 +234,7 @@ std::string sumsKernelRefusal(const Tuning& tuning, const Request& req) {
                            "image itself, not of ") +
                (req.hasSource ? std::string("a MipGenInfo::source") : std::string(req.decision.format.name)) +
                " (Min, Max and MinMax take any format)";
-    if (!req.quad) return "it needs the quad path (SubgroupPath::Quad, or Auto on a device with quad operations)";
+    if (std::string why = ldsPathRefusal(req); !why.empty()) return why;
     if (tuning.groupColumns != 0) return "group-ID tiling (Tuning::groupColumns) is the general kernel's";
     return {};
 }
@@ -867,7 +877,7 @@ Result prepareSinglePass(Context c, const MipGenInfo& info, const Request& req, 
                                 halfDenormalsMatter(req.decision.format), (pushFlags(req) & VKSPD_FLAG_SRGB) != 0u,
                                 req.hasSource, req.haloKernel, normalizedValues(req), req.plan.channels,
                                 req.linearFetch, req.haloKernel && req.plan.halo.oddBase, req.sumsKernel,
-                                info.customReduction, req.gatherFetch);
+                                info.customReduction, req.gatherFetch, req.quad);
     return getComputePipeline(c, req.decision.reduction, req.fp16, req.quad, info.customReduction, &b->pipeline,
                               halfDenormalsMatter(req.decision.format), oneSiteFor(req.plan), req.plan.dataRangeShift);
 }

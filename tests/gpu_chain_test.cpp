@@ -95,11 +95,16 @@ std::string sizeName(const ::testing::TestParamInfo<Size>& info) {
 
 class SizeTest : public GpuTest, public ::testing::WithParamInterface<Size> {};
 
-// At plain sizes the quad variants run the plain-chain kernel (Kernel::Auto); the general
-// kernel's quad variants run there too, named explicitly.
+// Kernel::Auto runs the plain-chain, halo-stage or summed-levels kernel on both paths (the LDS
+// path's modules compiled at run time); the general kernel's variants run too, named explicitly:
+// its LDS variants at every size up to 256x256 texels, its quad variants where the chain is plain.
 const Variant kGeneralQuadVariants[] = {
     {vkspd::Precision::FP32, vkspd::SubgroupPath::Quad, vkspd::Kernel::General},
     {vkspd::Precision::FP16, vkspd::SubgroupPath::Quad, vkspd::Kernel::General},
+};
+const Variant kGeneralLdsVariants[] = {
+    {vkspd::Precision::FP32, vkspd::SubgroupPath::LdsOnly, vkspd::Kernel::General},
+    {vkspd::Precision::FP16, vkspd::SubgroupPath::LdsOnly, vkspd::Kernel::General},
 };
 
 TEST_P(SizeTest, Rgba8MatchesReferenceInEveryVariant) {
@@ -119,7 +124,10 @@ TEST_P(SizeTest, Rgba8MatchesReferenceInEveryVariant) {
             h->destroyImage(probe);
         }
     }
-    if (!plain || uint64_t(s.w) * s.h > 256 * 256) return;  // CI time: the general kernel is checked up to 256^2 here
+    if (uint64_t(s.w) * s.h > 256 * 256) return;  // CI time: the general kernel is checked up to 256^2 here
+    for (const Variant& v : kGeneralLdsVariants)
+        if (runnable(h, v, VK_FORMAT_R8G8B8A8_UNORM)) expectMatchesReference(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, level0, v, h);
+    if (!plain) return;
     for (const Variant& v : kGeneralQuadVariants)
         if (runnable(h, v, VK_FORMAT_R8G8B8A8_UNORM)) expectMatchesReference(VK_FORMAT_R8G8B8A8_UNORM, s.w, s.h, level0, v, h);
 }

@@ -268,7 +268,7 @@ TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
     vkspd::Tuning tuning;
     info.tuning = &tuning;
     ASSERT_TRUE(describe(h->context, info, &d).ok());
-    EXPECT_EQ(d.plainChain, h->quad);
+    EXPECT_TRUE(d.plainChain);
     EXPECT_EQ(d.tilesPerGroup, 1u);  // 8 tiles: too few for strips under the default rule
     tuning.kernel = vkspd::Kernel::General;
     ASSERT_TRUE(describe(h->context, info, &d).ok());
@@ -282,10 +282,12 @@ TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
     vkspd::MipGenInfo autoOdd = chainInfo(odd);
     ASSERT_TRUE(describe(h->context, autoOdd, &d).ok());
     EXPECT_FALSE(d.plainChain);
+    // The LDS-only path takes it (its module compiled at run time).
     vkspd::MipGenInfo autoLds = chainInfo(plain);
     autoLds.subgroupPath = vkspd::SubgroupPath::LdsOnly;
     ASSERT_TRUE(describe(h->context, autoLds, &d).ok());
-    EXPECT_FALSE(d.plainChain);
+    EXPECT_TRUE(d.plainChain);
+    EXPECT_FALSE(d.quad);
     vkspd::MipGenInfo autoCols = chainInfo(plain);
     vkspd::Tuning cols;
     cols.groupColumns = 2;
@@ -296,7 +298,7 @@ TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
     TestImage hd = h->createImage(VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 4, kChainUsage);
     vkspd::MipGenInfo part = chainInfo(hd);
     ASSERT_TRUE(describe(h->context, part, &d).ok());
-    EXPECT_EQ(d.plainChain, h->quad);  // 1920x1080 to 240x135: every level read is even
+    EXPECT_TRUE(d.plainChain);  // 1920x1080 to 240x135: every level read is even
 
     auto expectError = [&](const vkspd::MipGenInfo& bad, VkResult code, const std::string& rule) {
         vkspd::Result r = vkspd::describeDispatch(h->context, bad, &d);
@@ -315,10 +317,6 @@ TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
     vkspd::MipGenInfo bad = badInfo(odd);
     badTuning.kernel = vkspd::Kernel::PlainChain;
     expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "is not a plain chain");
-    bad = badInfo(plain);
-    badTuning.kernel = vkspd::Kernel::PlainChain;
-    bad.subgroupPath = vkspd::SubgroupPath::LdsOnly;
-    expectError(bad, VK_ERROR_FEATURE_NOT_PRESENT, "needs the quad path");
     bad = badInfo(plain);
     badTuning.kernel = vkspd::Kernel::PlainChain;
     badTuning.groupColumns = 2;
@@ -341,4 +339,86 @@ TEST_F(GpuTest, PlainChainIsChosenWhereItAppliesAndRefusedElsewhere) {
     h->destroyImage(plain);
     h->destroyImage(odd);
     h->destroyImage(hd);
+}
+
+// The LDS-only path (SubgroupPath::LdsOnly, or Auto on a device without quad operations) runs the
+// plain-chain, halo-stage and summed-levels kernels from modules compiled at run time
+// (VKSPD_QUAD 0: a quad's texels through shared memory), exact as on the quad path: a plain chain
+// with a later stage and layers, the halo stages after a plain prefix and from an odd base, the
+// summed levels, Min, MinMax, and the explicit kernels.
+TEST_F(GpuTest, LdsOnlyPathRunsThePlainHaloAndSummedKernels) {
+    struct Case {
+        VkFormat format;
+        uint32_t w, h, layers;
+        vkspd::Reduction reduction;
+        vkspd::Kernel kernel;
+        bool Described::*taken;
+        const char* what;
+    };
+    const Case cases[] = {
+        {VK_FORMAT_R8G8B8A8_UNORM, 512, 512, 1, vkspd::Reduction::Average, vkspd::Kernel::Auto,
+         &Described::plainChain, "RGBA8 512x512 (a later stage)"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 4096, 128, 1, vkspd::Reduction::Average, vkspd::Kernel::Auto,
+         &Described::plainChain, "RGBA8 4096x128 (a later stage of two quadrants)"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 2048, 64, 1, vkspd::Reduction::Average, vkspd::Kernel::Auto,
+         &Described::plainChain, "RGBA8 2048x64 (a later stage of five levels)"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 256, 128, 3, vkspd::Reduction::Average, vkspd::Kernel::PlainChain,
+         &Described::plainChain, "RGBA8 256x128 x3, PlainChain"},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 260, 132, 1, vkspd::Reduction::Average, vkspd::Kernel::Auto,
+         &Described::haloStages, "RGBA16F 260x132 (a prefix of 2)"},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 255, 131, 1, vkspd::Reduction::Average, vkspd::Kernel::Auto,
+         &Described::oddBaseStage, "RGBA16F 255x131 (an odd base)"},
+        {VK_FORMAT_R32_SFLOAT, 1000, 600, 1, vkspd::Reduction::Max, vkspd::Kernel::HaloStages,
+         &Described::haloStages, "R32F Max 1000x600, HaloStages"},
+        {VK_FORMAT_R8G8B8A8_UNORM, 640, 360, 1, vkspd::Reduction::Average, vkspd::Kernel::Auto,
+         &Described::summedLevels, "RGBA8 640x360 (summed)"},
+        {VK_FORMAT_R32_SFLOAT, 640, 360, 1, vkspd::Reduction::Min, vkspd::Kernel::SummedLevels,
+         &Described::summedLevels, "R32F Min 640x360, SummedLevels"},
+        {VK_FORMAT_R16G16_SFLOAT, 520, 264, 1, vkspd::Reduction::MinMax, vkspd::Kernel::Auto,
+         &Described::summedLevels, "RG16F MinMax 520x264 (summed)"},
+    };
+    for (const Case& c : cases) {
+        for (vkspd::Precision precision : {vkspd::Precision::FP32, vkspd::Precision::FP16}) {
+            vkspd::FormatInfo fi;
+            vkspd::getFormatInfo(c.format, &fi);
+            if (precision == vkspd::Precision::FP16 && (!h->fp16 || !fi.fp16Capable)) continue;
+            const std::string what = std::string(c.what) + (precision == vkspd::Precision::FP16 ? ", FP16" : ", FP32");
+            TestImage img = h->createImage(c.format, c.w, c.h, vkspd::fullMipCount(c.w, c.h), kChainUsage, c.layers,
+                                           singlePassFlags(c.format));
+            std::vector<uint8_t> texels;
+            for (uint32_t layer = 0; layer < c.layers; ++layer) {
+                const auto one = randomTexels(c.format, c.w, c.h, 7 + layer);
+                texels.insert(texels.end(), one.begin(), one.end());
+            }
+            if (c.format == VK_FORMAT_R8G8B8A8_UNORM) {
+                // Four bands of brightness across the width, so that the top levels of a long chain
+                // still tell their texels apart (random texels all average to the middle).
+                for (size_t i = 0; i < texels.size(); ++i) {
+                    const uint32_t x = uint32_t(i / 4 % c.w);
+                    texels[i] = uint8_t((texels[i] & 63u) + 64u * (4u * x / c.w));
+                }
+            }
+            if (c.reduction == vkspd::Reduction::MinMax) {
+                // MinMax's images hold (v, v) at level 0.
+                const size_t n = size_t(c.w) * c.h * c.layers;
+                for (size_t i = 0; i < n; ++i) std::memcpy(&texels[4 * i + 2], &texels[4 * i], 2);
+            }
+            h->upload(img, texels.data());
+            vkspd::MipGenInfo info = chainInfo(img);
+            info.subgroupPath = vkspd::SubgroupPath::LdsOnly;
+            info.precision = precision;
+            info.reduction = c.reduction;
+            vkspd::Tuning tuning;
+            tuning.kernel = c.kernel;
+            info.tuning = &tuning;
+            Described d;
+            const vkspd::Result r = describe(h->context, info, &d);
+            ASSERT_TRUE(r.ok()) << what << ": " << r.message;
+            EXPECT_TRUE(d.*c.taken) << what;
+            EXPECT_FALSE(d.quad) << what;
+            expectGeneratedChainMatches(h, img, info, d.fp16, what);
+            vkspd::forgetImage(h->context, img.image);
+            h->destroyImage(img);
+        }
+    }
 }

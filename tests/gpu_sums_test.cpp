@@ -278,8 +278,8 @@ TEST_F(GpuTest, SummedLevelsBuildADepthPyramid) {
 
 // Kernel::Auto takes the summed-levels kernel where its rules allow (a prefix of 2 to 5 levels,
 // its own strips at most 4 tiles long and at most kSumMaxGroups groups over all layers, texels of
-// at most 4 bytes, the quad path, no group-ID tiling), and the kernels it took before elsewhere;
-// what it runs at 1920x1080 is exact.
+// at most 4 bytes, no group-ID tiling; the LDS-only path too), and the kernels it took before
+// elsewhere; what it runs at 1920x1080 is exact.
 TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
     auto schedule = [&](uint32_t w, uint32_t ht, uint32_t layers, VkFormat format, Described* d,
                         vkspd::SubgroupPath path = vkspd::SubgroupPath::Auto, uint32_t groupColumns = 0,
@@ -296,7 +296,6 @@ TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
         h->destroyImage(img);
         EXPECT_TRUE(r.ok()) << w << "x" << ht << ": " << r.message;
     };
-    const bool q = h->quad;
     Described d;
     struct Taken {
         uint32_t w, h, layers;
@@ -316,21 +315,17 @@ TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
     for (const Taken& t : taken) {
         schedule(t.w, t.h, t.layers, t.format, &d);
         const std::string what = std::to_string(t.w) + "x" + std::to_string(t.h) + " x" + std::to_string(t.layers);
-        EXPECT_EQ(d.summedLevels, q) << what;
-        if (q) {
-            EXPECT_EQ(d.levelsPerStage[0], t.prefix) << what;
-            EXPECT_EQ(d.tilesPerGroup, t.tiles) << what;
-        }
+        EXPECT_TRUE(d.summedLevels) << what;
+        EXPECT_EQ(d.levelsPerStage[0], t.prefix) << what;
+        EXPECT_EQ(d.tilesPerGroup, t.tiles) << what;
     }
     schedule(1920, 1080, 1, VK_FORMAT_R8G8B8A8_UNORM, &d, vkspd::SubgroupPath::Auto, 0, 8);
-    EXPECT_EQ(d.summedLevels, q) << "Tuning::tilesPerGroup 8";
-    if (q) {
-        EXPECT_EQ(d.tilesPerGroup, 4u) << "a block of 8x8 texels per tile: 256 in strips of 4";
-    }
+    EXPECT_TRUE(d.summedLevels) << "Tuning::tilesPerGroup 8";
+    EXPECT_EQ(d.tilesPerGroup, 4u) << "a block of 8x8 texels per tile: 256 in strips of 4";
     // Not taken: longer strips, a prefix of six, wider texels, float averages, odd bases.
     schedule(3840, 2160, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
     EXPECT_FALSE(d.summedLevels) << "2040 tiles: strips of 8";
-    EXPECT_EQ(d.haloStages, q);
+    EXPECT_TRUE(d.haloStages);
     schedule(1920, 1080, 3, VK_FORMAT_R8G8B8A8_UNORM, &d);
     EXPECT_FALSE(d.summedLevels) << "1530 tiles over 3 layers: strips of 8";
     schedule(1024, 768, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
@@ -345,7 +340,8 @@ TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
     schedule(1023, 765, 1, VK_FORMAT_R8G8B8A8_UNORM, &d);
     EXPECT_FALSE(d.summedLevels) << "an odd base";
     schedule(1920, 1080, 1, VK_FORMAT_R8G8B8A8_UNORM, &d, vkspd::SubgroupPath::LdsOnly);
-    EXPECT_FALSE(d.summedLevels) << "the LDS-only path";
+    EXPECT_TRUE(d.summedLevels) << "the LDS-only path (its module compiled at run time)";
+    EXPECT_FALSE(d.quad);
     schedule(1920, 1080, 1, VK_FORMAT_R8G8B8A8_UNORM, &d, vkspd::SubgroupPath::Auto, 4);
     EXPECT_FALSE(d.summedLevels) << "group-ID tiling";
 
@@ -358,8 +354,8 @@ TEST_F(GpuTest, AutoTakesSummedLevelsWhereItsRulesAllow) {
         vkspd::MipGenInfo info = sourcedChainInfo(pyramid, depth);
         info.reduction = vkspd::Reduction::Min;
         ASSERT_TRUE(describe(h->context, info, &d).ok());
-        EXPECT_EQ(d.summedLevels, q && e.width < 3840) << "Hi-Z at " << e.width << "x" << e.height;
-        EXPECT_EQ(d.haloStages, q && e.width == 3840) << "Hi-Z at " << e.width << "x" << e.height;
+        EXPECT_EQ(d.summedLevels, e.width < 3840) << "Hi-Z at " << e.width << "x" << e.height;
+        EXPECT_EQ(d.haloStages, e.width == 3840) << "Hi-Z at " << e.width << "x" << e.height;
         for (TestImage* t : {&depth, &pyramid}) h->destroyImage(*t);
     }
 

@@ -352,6 +352,8 @@ TEST(EmbeddedSpirv, OddBaseModuleCompilesWithoutRelativeShuffles) {
         ASSERT_TRUE(r.ok()) << r.message;
         EXPECT_EQ(shuffles(w), 0) << (fp16 ? "FP16" : "FP32");
         const int status = spirvVal(w, "vulkan1.2", fp16 ? "odd_unshuffled_fp16" : "odd_unshuffled_fp32");
-        if (status != -1) EXPECT_EQ(status, 0) << "spirv-val rejects the odd-base module without shuffles";
+        if (status != -1) {
+            EXPECT_EQ(status, 0) << "spirv-val rejects the odd-base module without shuffles";
+        }
     }
 }

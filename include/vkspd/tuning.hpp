@@ -30,8 +30,8 @@ enum class Kernel {
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
                  ///< tiles (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant,
-                 ///< compiled with the reduction on first use (seconds). Needs the quad path,
-                 ///< groupColumns 0, and a SourceImage (copied into the base level from the texels
+                 ///< compiled with the reduction on first use (seconds), as is the LDS-only
+                 ///< path's module (SubgroupPath). Needs groupColumns 0, and a SourceImage (copied into the base level from the texels
                  ///< it loads) only with Fetch::Load or Auto; elsewhere generateMips returns an
                  ///< error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
     General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup.
@@ -42,8 +42,8 @@ enum class Kernel {
                  ///< base with a halo; then each later stage's tiles (32x32 or 64x64) are made
                  ///< whole, with a halo of at most 7 texels, by the group that completes their
                  ///< inputs (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant,
-                 ///< compiled with the reduction on first use (seconds). Needs the quad path,
-                 ///< groupColumns 0, at most 5 stages, a SourceImage only with Fetch::Load or
+                 ///< compiled with the reduction on first use (seconds), as is the LDS-only
+                 ///< path's module. Needs groupColumns 0, at most 5 stages, a SourceImage only with Fetch::Load or
                  ///< Auto, on an odd base no Fetch::LinearSampler and relative subgroup shuffles
                  ///< (VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) or shaderc (without them its
                  ///< odd-base module is compiled at run time on first use, seconds), and
@@ -55,9 +55,10 @@ enum class Kernel {
                    ///< most 6 levels), and every later level is combined from it at once, each
                    ///< texel in the scratch counters by integer atomics (an average in fixed
                    ///< point, Min and Max by order-preserving keys) and stored by the last
-                   ///< workgroup whose strip it reads (docs/DESIGN.md). Needs the quad path, a
-                   ///< built-in reduction (Reduction::Average of formats whose values lie in [0,
-                   ///< 1], UNORM and sRGB, without a SourceImage; Min, Max and MinMax of any),
+                   ///< workgroup whose strip it reads (docs/DESIGN.md); the LDS-only path's
+                   ///< module is compiled on first use (seconds). Needs a built-in reduction
+                   ///< (Reduction::Average of formats whose values lie in [0, 1], UNORM and
+                   ///< sRGB, without a SourceImage; Min, Max and MinMax of any),
                    ///< a SourceImage only with Fetch::Load or Auto, groupColumns 0 and a range
                    ///< with a level past the prefix; elsewhere an error naming the rule
                    ///< (VK_ERROR_FEATURE_NOT_PRESENT). tilesPerGroup is capped so that a strip's

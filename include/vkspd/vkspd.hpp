@@ -59,7 +59,9 @@ enum class Precision {
 enum class SubgroupPath {
     Auto,     ///< Quad subgroup operations where the device supports them, else LdsOnly.
     Quad,     ///< Quad subgroup operations; an error where the device lacks the quad feature.
-    LdsOnly,  ///< Shared memory only.
+    LdsOnly,  ///< Shared memory only. The plain-chain, halo-stage and summed-levels kernels'
+              ///< modules for it are compiled at run time on first use (seconds; a library built
+              ///< without shaderc runs it on the general kernel).
 };
 
 /// How the single pass reads the base level where a level-1 texel is a plain 2x2 average. Load is
