@@ -586,7 +586,8 @@ Result getPlainPipeline(Context c, uint32_t reduction, bool fp16, VkPipeline* ou
     if (fp16 && !c->info.shaderFloat16Enabled)
         return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the FP16 variant needs shaderFloat16");
     if (quad && !c->quadSupported)
-        return fail(VK_ERROR_FEATURE_NOT_PRESENT, "the quad variant of the plain-chain kernel needs quad subgroup operations");
+        return fail(VK_ERROR_FEATURE_NOT_PRESENT,
+                    "the quad variant of the plain-chain kernel needs quad subgroup operations");
     if (reduction > VKSPD_REDUCTION_CUSTOM) return fail(VK_ERROR_UNKNOWN, "unknown reduction");
     const bool isCustom = reduction == VKSPD_REDUCTION_CUSTOM;
     if (isCustom && (sums || fp16))

@@ -127,8 +127,9 @@ Result compilePlainKernel(Context, const std::string* customSource, const PlainM
     const std::string noSource;
     const bool custom = m.reduction == VKSPD_REDUCTION_CUSTOM;
     const std::string kernel = m.sums ? "summed-levels kernel" : m.halo ? "halo-stage kernel" : "plain-chain kernel";
-    const std::string who = (custom ? "the custom reduction's " : "the ") + kernel +
-                            (!m.quad ? " without quad operations" : !m.shuffleRelative ? " without relative shuffles" : "");
+    std::string who = (custom ? "the custom reduction's " : "the ") + kernel;
+    if (!m.quad) who += " without quad operations";
+    else if (!m.shuffleRelative) who += " without relative shuffles";
     return compileKernel(embeddedPlainText(), "vkspd_plain.comp", customSource ? *customSource : noSource, who.c_str(),
                          custom,
                          {{"VKSPD_FP16", m.fp16 ? "1" : "0"},

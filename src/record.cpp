@@ -279,20 +279,20 @@ std::string refusalAfterAutoFetch(std::string (*refusal)(const Tuning&, const Re
 
 // Kernel::Auto on a chain that is not plain: the halo-stage kernel wherever it takes the chain and
 // its scratch fits one range, but for 16-byte texels without a source a plain prefix of
-// kMinHaloPrefix levels over fewer than kWidePrefixTwoTiles tiles; else the general kernel stays. Fetch::Auto keeps its choice (the linear
-// sampler on NVIDIA), or loads where the halo kernel refuses the sampler for this request
-// (a depth source, an odd base). Measured on an H200 at first use (docs/PERFORMANCE.md, "Halo
-// stages", "Odd bases"): as fast as the general kernel or faster at every prefix and format timed
-// (1280x720 to 3840x2160; at a prefix of 2, 1600x900 to 8196x8196: RGBA8 4100x4100 85 against 130
-// us, R32F Min from D32 8196x8196 325 against 1014; on odd bases 255x255 to 8191x8191, RGBA8
-// 4095x4095 128 against 293, RGBA32F 255x255 29.8 against 41.6, 1023x765 and 4095x3 level or
-// faster), but RGBA32F at a prefix of 2 up to 1089 tiles (1600x900 43.8 us against the general
-// kernel's 37.3, 2500x1500 79.6 / 71.5, 2052x2052 81.3 / 68.3; from 2145 tiles on it is faster:
-// 4100x2052 105.4 / 109.4, 3004x3004 110.0 / 128.1, 4100x4100 156.4 / 188.3, 6148x3076 170.4 /
-// 209.3; layers not measured); the sampler faster than loads at every size it took. Custom reductions too (its
-// FP32 variant, compiled on first use: RGBA8 averaged by a custom reduction 1920x1080 29.5 against
-// 41.0 us, 3840x2160 47.8 against 85.2, 4095x4095 181.0 against 250.2; docs/PERFORMANCE.md,
-// "Custom reductions on the plain and halo kernels").
+// kMinHaloPrefix levels over fewer than kWidePrefixTwoTiles tiles; else the general kernel stays.
+// Fetch::Auto keeps its choice (the linear sampler on NVIDIA), or loads where the halo kernel
+// refuses the sampler for this request (a depth source, an odd base). Measured on an H200 at first
+// use (docs/PERFORMANCE.md, "Halo stages", "Odd bases"): as fast as the general kernel or faster at
+// every prefix and format timed (1280x720 to 3840x2160; at a prefix of 2, 1600x900 to 8196x8196:
+// RGBA8 4100x4100 85 against 130 us, R32F Min from D32 8196x8196 325 against 1014; on odd bases
+// 255x255 to 8191x8191, RGBA8 4095x4095 128 against 293, RGBA32F 255x255 29.8 against 41.6,
+// 1023x765 and 4095x3 level or faster), but RGBA32F at a prefix of 2 up to 1089 tiles (1600x900
+// 43.8 us against the general kernel's 37.3, 2500x1500 79.6 / 71.5, 2052x2052 81.3 / 68.3; from
+// 2145 tiles on it is faster: 4100x2052 105.4 / 109.4, 3004x3004 110.0 / 128.1, 4100x4100 156.4 /
+// 188.3, 6148x3076 170.4 / 209.3; layers not measured); the sampler faster than loads at every size
+// it took. Custom reductions too (its FP32 variant, compiled on first use: RGBA8 averaged by a
+// custom reduction 1920x1080 29.5 against 41.0 us, 3840x2160 47.8 against 85.2, 4095x4095 181.0
+// against 250.2; docs/PERFORMANCE.md, "Custom reductions on the plain and halo kernels").
 constexpr uint64_t kWidePrefixTwoTiles = 2048;
 void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     if (req->plan.halo.stageCount == 0) return;
@@ -320,11 +320,11 @@ void autoHaloStages(const Tuning& tuning, const MipGenInfo& info, uint64_t range
 // choice where the kernel takes it, else loads. Measured on an H200 at first use
 // (docs/PERFORMANCE.md, "Summed levels"), medians in us against the halo-stage kernel that Auto
 // took before, same run: RGBA8 640x360 15.2 against 24.6, 1000x600 17.6 / 26.0, 1280x720 16.5 /
-// 21.3, 1600x900 22.4 / 28.0, 1920x1080 20.4 / 24.1, 2560x1440 22.7 / 24.0, 3440x1440 27.1 /
-// 34.3, 3200x1800 28.7 / 32.5, 3000x2000 29.3 / 44.6; R8 and R32F Min from D32 likewise (R8
-// 2560x1440 level: 19.9 / 20.1). Where it loses: a prefix of six (plain chains of 256x256 to 1024x1024 and 1024x768: 0.2-2.7 us
-// slower than the plain and halo kernels), and in strips of 8 or more (3840x2160, 2040 tiles:
-// level for RGBA8, Hi-Z 57.2 against 55.1). Wider texels are not measured.
+// 21.3, 1600x900 22.4 / 28.0, 1920x1080 20.4 / 24.1, 2560x1440 22.7 / 24.0, 3440x1440 27.1 / 34.3,
+// 3200x1800 28.7 / 32.5, 3000x2000 29.3 / 44.6; R8 and R32F Min from D32 likewise (R8 2560x1440
+// level: 19.9 / 20.1). Where it loses: a prefix of six (plain chains of 256x256 to 1024x1024 and
+// 1024x768: 0.2-2.7 us slower than the plain and halo kernels), and in strips of 8 or more
+// (3840x2160, 2040 tiles: level for RGBA8, Hi-Z 57.2 against 55.1). Wider texels are not measured.
 bool autoSummedLevels(const Tuning& tuning, const MipGenInfo& info, uint64_t rangeLimit, Request* req) {
     const Plan& plan = req->plan;
     if (!plan.sums.prefix || plan.sums.prefix >= VKSPD_TILE_LEVELS || !summedStripsSuitAuto(plan) ||

@@ -29,11 +29,11 @@ enum class Kernel {
                  ///< its scratch fits one range; General everywhere else (never an error).
     PlainChain,  ///< shaders/vkspd_plain.comp, for chains where each axis of the base and of every
                  ///< level read is even or 1: a workgroup reduces a strip of tilesPerGroup 64x64
-                 ///< tiles (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant,
-                 ///< compiled with the reduction on first use (seconds), as is the LDS-only
-                 ///< path's module (SubgroupPath). Needs groupColumns 0, and a SourceImage (copied into the base level from the texels
-                 ///< it loads) only with Fetch::Load or Auto; elsewhere generateMips returns an
-                 ///< error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
+                 ///< tiles (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant, compiled
+                 ///< with the reduction on first use (seconds), as is the LDS-only path's module
+                 ///< (SubgroupPath). Needs groupColumns 0, and a SourceImage (copied into the base
+                 ///< level from the texels it loads) only with Fetch::Load or Auto; elsewhere
+                 ///< generateMips returns an error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
     General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup.
     HaloStages,  ///< shaders/vkspd_plain.comp built with VKSPD_HALO, for chains with a level
                  ///< that is not plain: where the first two or more levels are plain (screen
