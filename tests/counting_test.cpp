@@ -346,7 +346,7 @@ TEST_F(CountingTest, RingSlotsGoInTurnOverCalls) {
 // the next lane where the device has the shuffles; a custom reduction too. The plain prefix's
 // module needs none.
 TEST_F(CountingTest, OddBasesWithoutRelativeShufflesTakeAModuleWithoutThem) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     // Hidden for the whole test: every module the context creates is checked for the capability.
     struct Hidden {
         Hidden() { hideSubgroupOperations(VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT); }

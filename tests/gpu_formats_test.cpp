@@ -428,7 +428,7 @@ Described customChain(Harness* h, vkspd::CustomReduction custom, const vkspd::Re
 // two texels too: axes of one texel in the prefix's quad steps), a thin chain; RGBA32F and RGBA8
 // UNORM (whose values are normalized: the kernel's other flavour). Kernel::Auto takes it there too.
 TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     vkspd::CustomReduction custom = maxAlphaReduction(h);
     ASSERT_NE(custom, nullptr);
     const MaxAlphaReference reference;
@@ -462,7 +462,7 @@ TEST_F(GpuTest, CustomReductionOnTheHaloStageKernel) {
 // RGBA8 UNORM, and R32F through Fetch::Gather. Kernel::Auto takes it for custom reductions of plain
 // chains, as for the built-in ones.
 TEST_F(GpuTest, CustomReductionOnThePlainChainKernel) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     vkspd::CustomReduction custom = maxAlphaReduction(h);
     ASSERT_NE(custom, nullptr);
     const MaxAlphaReference reference;

@@ -59,7 +59,7 @@ void expectHaloChain(Harness* h, VkFormat format, uint32_t w, uint32_t ht, uint3
 // RGBA8 at sizes whose prefix is 2 to 6 levels, stages of one tile row or column, halos along x
 // or y, tiles that own nothing at a deep level, and a group that runs several tiles in a row.
 TEST_F(GpuTest, HaloStagesMatchReferenceAtScreenAndThinSizes) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     struct Size {
         uint32_t w, h;
         bool fp16;
@@ -81,7 +81,7 @@ TEST_F(GpuTest, HaloStagesMatchReferenceAtScreenAndThinSizes) {
 // (131x130: 3 and 2 texels past two tiles), one tile holding the whole base (63x63, 5x5, 3x1,
 // 1x3), a thin base (4095x3, 3x1023), and a partial range (two levels of 1023x765).
 TEST_F(GpuTest, HaloStagesReadAnOddBaseInTiles) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     struct Size {
         uint32_t w, h;
         bool fp16;
@@ -113,7 +113,7 @@ TEST_F(GpuTest, HaloStagesReadAnOddBaseInTiles) {
 // Min, Max and MinMax bit for bit, over two layers (each layer has its own counters and kept
 // texels), after a plain prefix and on an odd base.
 TEST_F(GpuTest, HaloStagesReductionsAreBitExactOverLayers) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     expectHaloChain(h, VK_FORMAT_R32_SFLOAT, 1280, 20, 2, false, vkspd::Reduction::Min);
     expectHaloChain(h, VK_FORMAT_R32_SFLOAT, 260, 132, 2, false, vkspd::Reduction::Max);
     expectHaloChain(h, VK_FORMAT_R32G32_SFLOAT, 260, 132, 2, false, vkspd::Reduction::MinMax);
@@ -129,7 +129,7 @@ TEST_F(GpuTest, HaloStagesReductionsAreBitExactOverLayers) {
 // uvec2 of three or four. One, two and three channels (four in the tests above) on both variants
 // against the reference (Max bit for bit, over two layers whose kept texels lie side by side).
 TEST_F(GpuTest, HaloStagesKeepTexelsOfEveryWidth) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     for (bool half : {true, false}) {
         if (half && !h->fp16) continue;
         expectHaloChain(h, VK_FORMAT_R8_UNORM, 260, 132, 1, half, vkspd::Reduction::Average);
@@ -145,7 +145,7 @@ TEST_F(GpuTest, HaloStagesKeepTexelsOfEveryWidth) {
 // must not become Inf either), NaN, +Inf and -Inf: RGBA16F on the FP16 path, RGBA32F on the FP32
 // path, against the reference.
 TEST_F(GpuTest, HaloStagesKeepFloatSpecials) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     // 260x132 after a plain prefix, 261x133 on an odd base.
     for (uint32_t w : {260u, 261u})
     for (bool half : {true, false}) {
@@ -174,7 +174,7 @@ TEST_F(GpuTest, HaloStagesKeepFloatSpecials) {
 // three-tap weights round past 1 at several texels), rows 0 and 1 at the float maximum: level 1's
 // first row is 4/5 of the maximum plus a fifth of row 2, against the reference.
 TEST_F(GpuTest, HaloStagesFp32RowsAtTheFloatMaximumStayFinite) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const uint32_t w = 33;
     auto maxRows = [&](std::vector<uint8_t>* level0) {
         const uint32_t bits = 0x7F7FFFFFu;
@@ -189,7 +189,7 @@ TEST_F(GpuTest, HaloStagesFp32RowsAtTheFloatMaximumStayFinite) {
 // base (509x263; 131x130, whose last tiles own 3 and 2 texels past their 64), every level the
 // exact minimum.
 TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     vkspd::Tuning tuning;
     tuning.kernel = vkspd::Kernel::HaloStages;
     for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {509, 263}, {131, 130}})
@@ -201,7 +201,7 @@ TEST_F(GpuTest, HaloStagesBuildADepthPyramid) {
 // kernels test at every source fetch (their other modules do not): level 0 of the
 // RG32F pyramid holds (d, d) and every level above is the exact (minimum, maximum).
 TEST_F(GpuTest, DepthMinMaxPyramidsOnEveryVkspdPlainKernel) {
-    if (!h->quad) GTEST_SKIP() << "these kernels need quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     struct Case {
         vkspd::Kernel kernel;
         bool vkspd::ScheduleDescription::*chosen;
@@ -223,7 +223,7 @@ TEST_F(GpuTest, DepthMinMaxPyramidsOnEveryVkspdPlainKernel) {
 // FP32 path of a 16-bit float format, the plain-chain kernel copying a colour source. Each then
 // loads; Fetch::LinearSampler itself stays an error there.
 TEST_F(GpuTest, ExplicitKernelsLoadWhereTheyRefuseTheSampler) {
-    if (!h->quad) GTEST_SKIP() << "the halo-stage and plain-chain kernels need quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     // `kernel` with Fetch::Auto on `info`: described, run by that kernel (`chosen`), through loads.
     auto expectLoads = [&](vkspd::MipGenInfo info, vkspd::Kernel kernel, bool Described::*chosen) {
         vkspd::Tuning tuning;

@@ -202,7 +202,7 @@ TEST_F(GpuTest, PartialRangesOfAPlainChainLeaveTheRestUntouched) { EXPECT_EQ(che
 // level below of layer 0, and base 0 writing levels 1..6 (a prefix of 4, two levels summed) of
 // layer 4.
 TEST_F(GpuTest, PartialRangesOfSummedLevelsLeaveTheRestUntouched) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const vkspd::Tuning summed = {vkspd::Kernel::SummedLevels, 0, 0, 0, 0};
     checkPartialRanges(h, 1280, 720, {{1, 7, 1, 3}, {2, 0, 0, 1}, {0, 7, 4, 1}}, &summed);
 }

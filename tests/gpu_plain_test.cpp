@@ -122,7 +122,7 @@ double expectPlainChainMatches(Harness* h, PlainRun run) {
 // deferred level 6), several tiles in one stage, two stages, three stages (16384x4: four stage-1
 // groups elected, one stage 2), and axes of one texel (the 2x2 footprint takes that texel twice).
 TEST_F(GpuTest, PlainChainSizesMatchTheReference) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const uint32_t sizes[][2] = {{2, 2},    {4, 4},   {8, 8},     {32, 32},   {64, 64},    {128, 64},
                                  {64, 128}, {256, 256}, {1, 512}, {512, 1},   {2048, 2},   {2, 2048},
                                  {1, 2},    {4096, 1}, {16384, 4}};
@@ -145,7 +145,7 @@ TEST_F(GpuTest, PlainChainSizesMatchTheReference) {
 // over two stages; each must match the reference (an 8-bit UNORM chain run through the encoding
 // pipeline, or the reverse, would be off by far more than the tolerance).
 TEST_F(GpuTest, PlainChainEncodesSrgbOnlyForSrgbFormats) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     for (vkspd::Precision p : {vkspd::Precision::FP16, vkspd::Precision::FP32})
         for (VkFormat f : {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB,
                            VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB})
@@ -157,7 +157,7 @@ TEST_F(GpuTest, PlainChainEncodesSrgbOnlyForSrgbFormats) {
 // PlainChainReductionsAreBitExact), over two stages whose stage 1 has a tail (512x256: level 7 is
 // 4x2, three of its four steps skipped).
 TEST_F(GpuTest, PlainChainKeepsTexelsOfOneToThreeChannels) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     for (vkspd::Precision p : {vkspd::Precision::FP16, vkspd::Precision::FP32})
         for (VkFormat f : {VK_FORMAT_R8_UNORM, VK_FORMAT_B10G11R11_UFLOAT_PACK32})
             expectPlainChainMatches(h, {f, 512, 256, 1, p, vkspd::Fetch::Load});
@@ -167,7 +167,7 @@ TEST_F(GpuTest, PlainChainKeepsTexelsOfOneToThreeChannels) {
 // 1 to 8 tiles over 8 tile columns, 32 (capped at 8), 16 and 4 over a row of 16 tiles whose
 // level 6 starts a second stage, and 32 over 64 tile columns; the output must not change.
 TEST_F(GpuTest, PlainChainTilesPerGroupKeepTheOutput) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     for (uint32_t tiles : {1u, 2u, 4u, 8u, 32u})
         expectPlainChainMatches(h, {VK_FORMAT_R8G8B8A8_UNORM, 512, 256, 1, vkspd::Precision::FP16,
                                     vkspd::Fetch::LinearSampler, vkspd::Reduction::Average, tiles});
@@ -183,7 +183,7 @@ TEST_F(GpuTest, PlainChainTilesPerGroupKeepTheOutput) {
 // Min, Max and MinMax take every texel of each 2x2 footprint: bit-exact, FP16 and FP32, over two
 // stages and strips of tiles.
 TEST_F(GpuTest, PlainChainReductionsAreBitExact) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     for (vkspd::Precision p : {vkspd::Precision::FP16, vkspd::Precision::FP32}) {
         expectPlainChainMatches(h, {VK_FORMAT_R16G16B16A16_SFLOAT, 512, 128, 1, p, vkspd::Fetch::Load,
                                     vkspd::Reduction::Min, 2});
@@ -197,7 +197,7 @@ TEST_F(GpuTest, PlainChainReductionsAreBitExact) {
 // Layers are the dispatch's z, each with its own counters and kept texels: 6 layers of two stages
 // in strips of 2 tiles.
 TEST_F(GpuTest, PlainChainLayersMatchTheReference) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad subgroup operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     expectPlainChainMatches(h, {VK_FORMAT_R8G8B8A8_UNORM, 256, 256, 6, vkspd::Precision::FP16, vkspd::Fetch::Load,
                                 vkspd::Reduction::Average, 2});
 }
@@ -208,7 +208,7 @@ TEST_F(GpuTest, PlainChainLayersMatchTheReference) {
 // describeDispatch reports for the format the dispatch reads. Described only, not run (two
 // levels of 8192^2: 512 MiB of RGBA16F at level 0).
 TEST_F(GpuTest, PlainChainTilesPerGroupFollowTheTexelSize) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     struct Case {
         VkFormat format;
         uint32_t expected;
@@ -245,7 +245,7 @@ TEST_F(GpuTest, PlainChainTilesPerGroupFollowTheTexelSize) {
 // and two stages, layers, and a partial range whose tile row (30 tiles) leaves strips of 8 and a
 // tail's strips of 2 past its end; each must match the reference.
 TEST_F(GpuTest, PlainChainTailStripsKeepTheOutput) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const VkFormat rgba8 = VK_FORMAT_R8G8B8A8_UNORM, rgba16f = VK_FORMAT_R16G16B16A16_SFLOAT;
     const auto fp16 = vkspd::Precision::FP16, fp32 = vkspd::Precision::FP32;
     const auto load = vkspd::Fetch::Load, linear = vkspd::Fetch::LinearSampler;

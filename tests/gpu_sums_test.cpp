@@ -97,7 +97,7 @@ void expectSummedChain(Harness* h, const SumsCase& c, uint32_t calls = 1,
 // P, thin images (one tile row or column, an axis of one texel), and strips of 1 to 32 tiles (a
 // request past what the shared memory holds capped).
 TEST_F(GpuTest, SummedLevelsMatchReferenceAtScreenAndThinSizes) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const bool f = h->fp16;
     const SumsCase cases[] = {
         {VK_FORMAT_R8G8B8A8_UNORM, 1920, 1080, 1, f},  // P = 3: 135 rows, then 67, 33
@@ -124,7 +124,7 @@ TEST_F(GpuTest, SummedLevelsMatchReferenceAtScreenAndThinSizes) {
 // columns), a tail of shorter strips, an axis that reaches one texel before or after level 6 (128x1,
 // 8192x64, 64x4096), sRGB, 16-bit UNORM, and Min, Max and MinMax bit for bit.
 TEST_F(GpuTest, SummedLevelsOfPlainChainsInOnePass) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const bool f = h->fp16;
     using R = vkspd::Reduction;
     const vkspd::Fetch a = vkspd::Fetch::Auto, l = vkspd::Fetch::Load;
@@ -150,7 +150,7 @@ TEST_F(GpuTest, SummedLevelsOfPlainChainsInOnePass) {
 // Every format it takes (UNORM and sRGB of 1 to 4 channels, 16-bit UNORM, A2B10G10R10) on both
 // precisions where the format allows FP16, through loads and, where Auto takes it, the sampler.
 TEST_F(GpuTest, SummedLevelsOfEveryUnitFormat) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const VkFormat formats[] = {VK_FORMAT_R8_UNORM,          VK_FORMAT_R8G8_UNORM,       VK_FORMAT_B8G8R8A8_UNORM,
                                 VK_FORMAT_R8G8B8A8_SRGB,     VK_FORMAT_B8G8R8A8_SRGB,    VK_FORMAT_R16_UNORM,
                                 VK_FORMAT_R16G16_UNORM,      VK_FORMAT_R16G16B16A16_UNORM,
@@ -166,14 +166,14 @@ TEST_F(GpuTest, SummedLevelsOfEveryUnitFormat) {
 // Hundreds of dispatches of one chain, each checked: every record the last arrival read is left at
 // zero for the next (a sum left behind would add to the next call's texels).
 TEST_F(GpuTest, SummedLevelsLeaveTheirRecordsAtZero) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     expectSummedChain(h, {VK_FORMAT_R8G8B8A8_UNORM, 200, 120, 1, h->fp16}, 40);
 }
 
 // The largest sums: every texel 1 (each share near 2^31 in total), and alternating 0 and 1 (the
 // rounding of many small shares), at a chain whose top texels sum a whole level P.
 TEST_F(GpuTest, SummedLevelsHoldAtTheExtremes) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     auto ones = [](std::vector<uint8_t>* t) { std::memset(t->data(), 0xFF, t->size()); };
     auto stripes = [](std::vector<uint8_t>* t) {
         for (size_t i = 0; i < t->size(); ++i) (*t)[i] = ((i / 4) % 2) ? 0xFF : 0x00;
@@ -188,7 +188,7 @@ TEST_F(GpuTest, SummedLevelsHoldAtTheExtremes) {
 
 // Requests it cannot run get an error naming the rule, and record nothing.
 TEST_F(GpuTest, SummedLevelsRefuseWhatTheyCannotSum) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     struct Refused {
         VkFormat format;
         uint32_t w, h;
@@ -226,7 +226,7 @@ TEST_F(GpuTest, SummedLevelsRefuseWhatTheyCannotSum) {
 // Min, Max and MinMax keep the extreme share by atomicMax of an order-preserving key: bit for bit
 // at every level, over prefixes of 2, 3 and 6 levels, two layers, both precisions.
 TEST_F(GpuTest, SummedLevelsMinMaxAreBitExact) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const bool f = h->fp16;
     const SumsCase cases[] = {
         {VK_FORMAT_R32_SFLOAT, 640, 360, 1, false, 0, vkspd::Fetch::Auto, vkspd::Reduction::Min},
@@ -242,7 +242,7 @@ TEST_F(GpuTest, SummedLevelsMinMaxAreBitExact) {
 // NaN wins as in the reference (nanMin, nanMax), infinities of both signs, signed zeros and values
 // of both signs at the half maximum, a texel in 40 special: every level bit for bit.
 TEST_F(GpuTest, SummedLevelsMinMaxKeepNaNAndInfinities) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
     auto hostile = [&](VkFormat format, uint32_t w, uint32_t ht) {
         return [=](std::vector<uint8_t>* bytes) {
@@ -269,7 +269,7 @@ TEST_F(GpuTest, SummedLevelsMinMaxKeepNaNAndInfinities) {
 // A Hi-Z pyramid: the depth copied into level 0 by the prefix from the texels it loads, every later
 // level the exact minimum.
 TEST_F(GpuTest, SummedLevelsBuildADepthPyramid) {
-    if (!h->quad) GTEST_SKIP() << "the summed-levels kernel needs quad operations";
+    if (!h->quad) GTEST_SKIP() << "written for a device with quad operations (the LDS-only path: LdsOnlyPathRunsThePlainHaloAndSummedKernels)";
     vkspd::Tuning tuning;
     tuning.kernel = vkspd::Kernel::SummedLevels;
     for (auto size : {std::pair<uint32_t, uint32_t>{512, 1080}, {640, 360}})

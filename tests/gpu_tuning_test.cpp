@@ -111,7 +111,7 @@ TEST_F(GpuTest, LinearSamplerFetchMatchesTheReference) {
 // 4096x2048 in strips of 4 against 8; the summed-levels kernel on a plain chain likewise. The
 // output of the shorter strips matches the reference.
 TEST_F(GpuTest, SampledNarrowTexelsTakeShorterPlainStrips) {
-    if (!h->quad) GTEST_SKIP() << "the plain-chain kernel and Fetch::LinearSampler need the quad path";
+    if (!h->quad) GTEST_SKIP() << "Fetch::LinearSampler needs the quad path";
     auto tilesOf = [&](VkFormat format, uint32_t w, uint32_t ht, vkspd::Fetch fetch, vkspd::Precision precision,
                        vkspd::Kernel kernel = vkspd::Kernel::Auto) {
         TestImage img = h->createImage(format, w, ht, vkspd::fullMipCount(w, ht), kChainUsage, 1, singlePassFlags(format));
