@@ -271,6 +271,18 @@ vec4 fetchKeptStep(int stage, ivec2 tile, ivec2 m, int j, bool warmUp) {
 }
 #endif
 
+#if !VKSPD_QUAD
+// Orders the shared-memory accesses of a quad's lanes (lanes 4k..4k + 3): a subgroup barrier
+// where subgroups hold whole quads, else a workgroup barrier (gl_SubgroupSize is the same in
+// every subgroup, so either is in uniform control flow).
+void quadBarrier() {
+    if (gl_SubgroupSize >= 4u)
+        subgroupBarrier();
+    else
+        barrier();
+}
+#endif
+
 // Step j of a tile of `stage` (its source is level 6 * stage): this lane's level-1 texel v is
 // stored, and its quad (a 2x2 block) reduced to the level-2 texel that the quad's first lane
 // stores and puts in shared memory for the levels after it.
@@ -283,12 +295,15 @@ void stepLevels(int stage, int levels, ivec2 tile, ivec2 m, int j, vec4 v, int p
     VEC r = quadReducePairs(VEC(v), levelExtent(base + 1));
 #else
     // Without quad operations (VKSPD_QUAD 0): the quad's four texels pass through the other
-    // parity's level 2, which no lane reads during this tile's steps once the first barrier has
-    // let the tile before finish its tailLevels; the quad's first lane reduces them.
+    // parity's level 2, which no lane reads during this tile's steps once a barrier at its first
+    // step has let the tile before finish its tailLevels; the quad's first lane reduces them. A
+    // quad's lanes share a subgroup (Morton lanes by subgroup, subgroups of 4 or more), so within
+    // a tile subgroup barriers order them.
     uint lane = gl_SubgroupID * gl_SubgroupSize + gl_SubgroupInvocationID;
-    barrier();
+    if (j == 0) barrier();
+    quadBarrier();
     LEVEL2(parity ^ 1, lane) = LIVE_CHANNELS(VEC(v));
-    barrier();
+    quadBarrier();
     VEC r = VEC(0.0);
     if ((lane & 3u) == 0u)
         r = reduce2x2(LEVEL2(parity ^ 1, lane), LEVEL2(parity ^ 1, lane + 1u), LEVEL2(parity ^ 1, lane + 2u),
