@@ -35,21 +35,22 @@ enum class Kernel {
                  ///< level from the texels it loads) only with Fetch::Load or Auto; elsewhere
                  ///< generateMips returns an error naming the rule (VK_ERROR_FEATURE_NOT_PRESENT).
     General,     ///< shaders/vkspd.comp: every size, one 64x64 tile per workgroup.
-    HaloStages,  ///< shaders/vkspd_plain.comp built with VKSPD_HALO, for chains with a level
-                 ///< that is not plain: where the first two or more levels are plain (screen
-                 ///< sizes such as 1920x1080) the plain kernel's strips make that prefix, else
-                 ///< (odd bases such as 4095x4095 and 1366x768) stage 0 reads 64x64 tiles of the
-                 ///< base with a halo; then each later stage's tiles (32x32 or 64x64) are made
-                 ///< whole, with a halo of at most 7 texels, by the group that completes their
-                 ///< inputs (docs/DESIGN.md). A Reduction::Custom runs on its FP32 variant,
-                 ///< compiled with the reduction on first use (seconds), as is the LDS-only
-                 ///< path's module. Needs groupColumns 0, at most 5 stages, a SourceImage only with Fetch::Load or
-                 ///< Auto, on an odd base no Fetch::LinearSampler and relative subgroup shuffles
+    HaloStages,  ///< shaders/vkspd_plain.comp built with VKSPD_HALO, for chains with a level that
+                 ///< is not plain: where the first two or more levels are plain (screen sizes such
+                 ///< as 1920x1080) the plain kernel's strips make that prefix, else (odd bases such
+                 ///< as 4095x4095 and 1366x768) stage 0 reads 64x64 tiles of the base with a halo;
+                 ///< then each later stage's tiles (32x32 or 64x64) are made whole, with a halo of
+                 ///< at most 7 texels, by the group that completes their inputs (docs/DESIGN.md). A
+                 ///< Reduction::Custom runs on its FP32 variant, compiled with the reduction on
+                 ///< first use (seconds), as is the LDS-only path's module. Needs groupColumns 0,
+                 ///< at most 5 stages, a SourceImage only with Fetch::Load or Auto, on an odd base
+                 ///< no Fetch::LinearSampler and relative subgroup shuffles
                  ///< (VK_SUBGROUP_FEATURE_SHUFFLE_RELATIVE_BIT) or shaderc (without them its
                  ///< odd-base module is compiled at run time on first use, seconds), and
                  ///< Fetch::LinearSampler on the FP32 path only for 8-bit UNORM and SNORM formats
-                 ///< (Fetch::Auto loads where the sampler is refused); elsewhere an error naming the rule
-                 ///< (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB at FP32.
+                 ///< (Fetch::Auto loads where the sampler is refused); elsewhere an error naming
+                 ///< the rule (VK_ERROR_FEATURE_NOT_PRESENT). The stages' shared memory is 15.3 KB
+                 ///< at FP32.
     SummedLevels,  ///< shaders/vkspd_plain.comp built with VKSPD_SUMS, for chains whose first two
                    ///< or more levels are plain: the plain kernel's strips make that prefix (at
                    ///< most 6 levels), and every later level is combined from it at once, each
